@@ -1,0 +1,21 @@
+/*===- coop-c/Passes.h - registration of coop passes ---------------*- C -*-===*/
+
+#ifndef COOP_C_PASSES_H
+#define COOP_C_PASSES_H
+
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Registers the coop passes, and the upstream passes that coop pipelines
+/// name, in the global pass registry so textual pipelines can use them.
+/// Safe to call more than once.
+MLIR_CAPI_EXPORTED void mlirCoopRegisterPasses(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COOP_C_PASSES_H */

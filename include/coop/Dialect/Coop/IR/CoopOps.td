@@ -1,0 +1,253 @@
+//===- CoopOps.td - coop operations ------------------------*- tablegen -*-===//
+
+#ifndef COOP_DIALECT_COOP_IR_COOPOPS_TD
+#define COOP_DIALECT_COOP_IR_COOPOPS_TD
+
+include "coop/Dialect/Coop/IR/CoopDialect.td"
+include "coop/Dialect/Coop/IR/CoopAttrs.td"
+include "coop/Dialect/Coop/IR/CoopTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+class Coop_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Coop_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+class Coop_GroupOf<string kind> : Type<
+    CPred<"::llvm::isa<::mlir::coop::GroupType>($_self) && "
+          "::llvm::cast<::mlir::coop::GroupType>($_self).getKind() == "
+          "::mlir::coop::GroupKind::" # kind>,
+    "!coop.group<" # kind # ">", "::mlir::coop::GroupType">,
+  BuildableType<"::mlir::coop::GroupType::get($_builder.getContext(), "
+                "::mlir::coop::GroupKind::" # kind # ")">;
+
+def Coop_AnyGroup : Type<CPred<"::llvm::isa<::mlir::coop::GroupType>($_self)">,
+    "a !coop.group", "::mlir::coop::GroupType">;
+
+def Coop_TempStorage : Type<
+    CPred<"::llvm::isa<::mlir::coop::TempStorageType>($_self)">,
+    "!coop.temp_storage", "::mlir::coop::TempStorageType">,
+  BuildableType<"::mlir::coop::TempStorageType::get($_builder.getContext())">;
+
+def Coop_Element : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
+
+def Coop_Memory : MemRefRankOf<[AnySignlessInteger, AnyFloat], [1]>;
+
+def Coop_StoreValue : AnyTypeOf<[Coop_Memory, AnySignlessInteger, AnyFloat],
+    "a 1-D payload memref or a scalar">;
+
+//===----------------------------------------------------------------------===//
+// Groups
+//===----------------------------------------------------------------------===//
+
+class Coop_ThisOp<string kind, string who> : Coop_Op<"this_" # kind, [Pure]> {
+  let summary = "the calling thread's " # who;
+  let description = [{
+    Returns a symbolic descriptor of the calling thread's }] # who # [{.
+    Constructing it does not synchronize threads.
+
+    ```mlir
+    %g = coop.this_}] # kind # [{
+
+    ```
+  }];
+  let results = (outs Coop_GroupOf<kind>:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def Coop_ThisThreadOp : Coop_ThisOp<"thread", "one-thread group">;
+def Coop_ThisWarpOp : Coop_ThisOp<"warp",
+    "physical warp (32 consecutive threads in linear thread order)">;
+def Coop_ThisBlockOp : Coop_ThisOp<"block",
+    "block; its size is the launch's block size, ranks linearized x-fastest">;
+def Coop_ThisClusterOp : Coop_ThisOp<"cluster", "thread-block cluster">;
+def Coop_ThisGridOp : Coop_ThisOp<"grid", "grid">;
+
+def Coop_GroupByOp : Coop_Op<"group_by", [Pure]> {
+  let summary = "partition a warp by threads or a block by warps";
+  let description = [{
+    Returns the subgroup that contains the calling thread. The unit count and
+    the exhaustive flag are parameters of the result type: a warp parent
+    gives `threads_within_warp` groups of `count` lanes, a block parent gives
+    `warps_within_block` groups of `count` physical warps. An exhaustive
+    partition must divide the parent's unit count; nested partitions are
+    unsupported.
+
+    ```mlir
+    %w = coop.this_warp
+    %lanes = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %b = coop.this_block
+    %pairs = coop.group_by %b : !coop.group<block> -> !coop.group<warps_within_block, 2>
+    ```
+  }];
+  let arguments = (ins Coop_AnyGroup:$parent);
+  let results = (outs Coop_AnyGroup:$result);
+  let assemblyFormat = [{
+    $parent attr-dict `:` qualified(type($parent)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Coop_BarrierOp : Coop_Op<"barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronize the threads of a group";
+  let description = [{
+    Every thread of the group waits until all of them arrive, and their
+    memory accesses before the barrier are visible to the group after it.
+    Blocks synchronize with a block barrier, warps and logical warps with a
+    warp barrier over their lanes, groups of warps with a named barrier.
+    Grid-wide synchronization needs a cooperative launch and is not offered.
+
+    ```mlir
+    %b = coop.this_block
+    coop.barrier %b : !coop.group<block>
+    ```
+  }];
+  let arguments = (ins Coop_AnyGroup:$group);
+  let assemblyFormat = "$group attr-dict `:` qualified(type($group))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Temp storage
+//===----------------------------------------------------------------------===//
+
+def Coop_TempStorageOp : Coop_Op<"temp_storage"> {
+  let summary = "describe shared scratch for block algorithms";
+  let description = [{
+    A descriptor of shared scratch that transpose-family block loads and
+    stores may use. `size_in_bytes` is a capacity that must cover every use
+    (the scratch planner checks it); omitted, the planner sizes it.
+    `alignment` is a minimum alignment in bytes (a power of two). With
+    `auto_sync`, a barrier follows each scratch-using call; without it the
+    program synchronizes before reusing the scratch. With
+    `sharing = exclusive`, each call site on this descriptor gets its own
+    slice.
+
+    ```mlir
+    %a = coop.temp_storage
+    %b = coop.temp_storage size_in_bytes = 4096 alignment = 16 auto_sync
+    %c = coop.temp_storage sharing = exclusive
+    ```
+  }];
+  let arguments = (ins
+    OptionalAttr<I64Attr>:$size_in_bytes,
+    OptionalAttr<I64Attr>:$alignment,
+    UnitAttr:$auto_sync,
+    DefaultValuedAttr<Coop_SharingAttr, "::mlir::coop::Sharing::shared">:$sharing);
+  let results = (outs Coop_TempStorage:$result);
+  let assemblyFormat = [{
+    (`size_in_bytes` `=` $size_in_bytes^)?
+    (`alignment` `=` $alignment^)?
+    (`auto_sync` $auto_sync^)?
+    (`sharing` `=` `` $sharing^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory operations
+//===----------------------------------------------------------------------===//
+
+def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "load a group tile from memory into per-thread payloads";
+  let description = [{
+    Every thread of `group` fills its payload (a static 1-D memref of
+    `items_per_thread` items) from `source`, a 1-D memref with the payload's
+    element type. The group's tile holds `group_size * items_per_thread`
+    items starting at `offset` (default 0); warp tiles start at
+    `offset + (linear_rank / width) * tile`. With `valid_items`, only that
+    prefix of the tile is read and the remaining slots hold `oob_default`
+    when given, unspecified values otherwise. Transpose-family algorithms use
+    shared scratch: `temp_storage` names it for block groups, the compiler
+    allocates it when omitted.
+
+    Rules checked here: the group is a block, a warp or a logical warp of 1,
+    2, 4, 8, 16 or 32 lanes; warps accept `direct`, `striped`, `vectorize`
+    and `transpose`; element types match; `oob_default` needs `valid_items`;
+    `temp_storage` only on block transpose-family algorithms; warp
+    operations and warp-transpose algorithms need a block size that is a
+    multiple of 32 (when known).
+
+    ```mlir
+    coop.load %block, %src[%off] into %items algorithm = transpose
+        valid_items = %n oob_default = %zero : i32
+        : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Memory:$source,
+    Coop_Memory:$payload,
+    Optional<Index>:$offset,
+    Optional<Index>:$valid_items,
+    Optional<Coop_Element>:$oob_default,
+    Optional<Coop_TempStorage>:$temp_storage,
+    DefaultValuedAttr<Coop_AlgorithmAttr, "::mlir::coop::Algorithm::direct">:$algorithm);
+  let assemblyFormat = [{
+    $group `,` $source (`[` $offset^ `]`)? `into` $payload
+    (`algorithm` `=` `` $algorithm^)?
+    (`valid_items` `=` $valid_items^)?
+    (`oob_default` `=` $oob_default^ `:` type($oob_default))?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($source) `,` type($payload)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Items each thread owns: the payload's static size.
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getPayload().getType()).getDimSize(0);
+    }
+  }];
+}
+
+def Coop_StoreOp : Coop_Op<"store", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "store a group tile from per-thread payloads into memory";
+  let description = [{
+    Every thread of `group` writes its payload (a static 1-D memref, or a
+    scalar for one item per thread) into `destination` at the positions its
+    algorithm assigns. The tile addressing, the group and algorithm rules and
+    `temp_storage` are those of `coop.load`. With `valid_items`, only that
+    prefix of the tile is written. Transpose-family algorithms may rearrange
+    the payload in place.
+
+    ```mlir
+    coop.store %warp, %items into %dst[%off] algorithm = striped
+        : !coop.group<warp>, memref<4xf32>, memref<?xf32>
+    coop.store %block, %x into %dst valid_items = %n
+        : !coop.group<block>, f32, memref<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_StoreValue:$value,
+    Coop_Memory:$destination,
+    Optional<Index>:$offset,
+    Optional<Index>:$valid_items,
+    Optional<Coop_TempStorage>:$temp_storage,
+    DefaultValuedAttr<Coop_AlgorithmAttr, "::mlir::coop::Algorithm::direct">:$algorithm);
+  let assemblyFormat = [{
+    $group `,` $value `into` $destination (`[` $offset^ `]`)?
+    (`algorithm` `=` `` $algorithm^)?
+    (`valid_items` `=` $valid_items^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($value) `,` type($destination)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Items each thread owns: the payload's static size, 1 for a scalar.
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getValue().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+  }];
+}
+
+#endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

@@ -1,0 +1,147 @@
+//===- Pipeline.cpp - parse, transform and print a module -----------------===//
+
+#include "coop-c/Pipeline.h"
+#include "coop/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+struct StoredDiagnostic {
+  CoopDiagnosticSeverity severity;
+  std::string location;
+  std::string message;
+};
+} // namespace
+
+struct CoopPipelineResultImpl {
+  bool succeeded = false;
+  std::string output;
+  std::vector<StoredDiagnostic> diagnostics;
+};
+
+static CoopDiagnosticSeverity toSeverity(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return COOP_SEVERITY_ERROR;
+  case DiagnosticSeverity::Warning:
+    return COOP_SEVERITY_WARNING;
+  case DiagnosticSeverity::Note:
+    return COOP_SEVERITY_NOTE;
+  case DiagnosticSeverity::Remark:
+    return COOP_SEVERITY_REMARK;
+  }
+  return COOP_SEVERITY_ERROR;
+}
+
+/// The innermost file location in `loc` (call sites and fused locations of
+/// numba kernels nest them), formatted as file:line:col.
+static std::string formatLocation(Location loc) {
+  std::string text = "<unknown>";
+  loc->walk([&](Location nested) {
+    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+static void record(CoopPipelineResultImpl &result, Diagnostic &diag) {
+  result.diagnostics.push_back(
+      {toSeverity(diag.getSeverity()), formatLocation(diag.getLocation()),
+       diag.str()});
+  for (Diagnostic &note : diag.getNotes())
+    result.diagnostics.push_back({COOP_SEVERITY_NOTE,
+                                  formatLocation(note.getLocation()),
+                                  note.str()});
+}
+
+static void run(CoopPipelineResultImpl &result, StringRef moduleText,
+                StringRef sourceName, StringRef pipeline, unsigned flags) {
+  DialectRegistry registry;
+  coop::registerCoopAndUpstreamDialects(registry);
+  coop::registerCoopAndUpstreamPasses();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    record(result, diag);
+    return success();
+  });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(moduleText, sourceName), SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return;
+
+  PassManager pm(&context);
+  std::string pipelineErrors;
+  llvm::raw_string_ostream errorStream(pipelineErrors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    result.diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
+                                  "invalid pass pipeline '" + pipeline.str() +
+                                      "': " + pipelineErrors});
+    return;
+  }
+  if (failed(pm.run(*module)))
+    return;
+
+  OpPrintingFlags printing;
+  if (flags & COOP_PRINT_GENERIC)
+    printing.printGenericOpForm();
+  if (flags & COOP_PRINT_DEBUG_INFO)
+    printing.enableDebugInfo();
+  llvm::raw_string_ostream os(result.output);
+  module->print(os, printing);
+  result.succeeded = true;
+}
+
+CoopPipelineResult coopRunPipeline(const char *module, size_t moduleLength,
+                                   const char *sourceName, const char *pipeline,
+                                   size_t pipelineLength, unsigned flags) {
+  auto *result = new CoopPipelineResultImpl;
+  run(*result, StringRef(module ? module : "", module ? moduleLength : 0),
+      sourceName ? sourceName : "<coop>",
+      StringRef(pipeline ? pipeline : "", pipeline ? pipelineLength : 0), flags);
+  return result;
+}
+
+int coopPipelineResultSucceeded(CoopPipelineResult result) {
+  return result->succeeded;
+}
+
+const char *coopPipelineResultGetOutput(CoopPipelineResult result,
+                                        size_t *length) {
+  if (length)
+    *length = result->output.size();
+  return result->output.c_str();
+}
+
+size_t coopPipelineResultGetNumDiagnostics(CoopPipelineResult result) {
+  return result->diagnostics.size();
+}
+
+CoopDiagnostic coopPipelineResultGetDiagnostic(CoopPipelineResult result,
+                                               size_t index) {
+  const StoredDiagnostic &diag = result->diagnostics.at(index);
+  return {diag.severity, diag.location.c_str(), diag.message.c_str()};
+}
+
+void coopPipelineResultDestroy(CoopPipelineResult result) { delete result; }

@@ -1,0 +1,103 @@
+// RUN: coop-opt %s | FileCheck %s
+// RUN: coop-opt %s | coop-opt | FileCheck %s
+// RUN: coop-opt %s --mlir-print-op-generic | coop-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @groups
+func.func @groups() {
+  // CHECK: coop.this_thread
+  %t = coop.this_thread
+  // CHECK: coop.this_warp
+  %w = coop.this_warp
+  // CHECK: coop.this_block
+  %b = coop.this_block
+  // CHECK: coop.this_cluster
+  %c = coop.this_cluster
+  // CHECK: coop.this_grid
+  %g = coop.this_grid
+  // CHECK: coop.group_by %{{.*}} : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+  %l8 = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+  // CHECK: coop.group_by %{{.*}} : !coop.group<warp> -> !coop.group<threads_within_warp, 3, non_exhaustive>
+  %l3 = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 3, non_exhaustive>
+  // CHECK: coop.group_by %{{.*}} : !coop.group<block> -> !coop.group<warps_within_block, 2>
+  %w2 = coop.group_by %b : !coop.group<block> -> !coop.group<warps_within_block, 2>
+  // CHECK: coop.barrier %{{.*}} : !coop.group<thread>
+  coop.barrier %t : !coop.group<thread>
+  // CHECK: coop.barrier %{{.*}} : !coop.group<block>
+  coop.barrier %b : !coop.group<block>
+  // CHECK: coop.barrier %{{.*}} : !coop.group<threads_within_warp, 8>
+  coop.barrier %l8 : !coop.group<threads_within_warp, 8>
+  // CHECK: coop.barrier %{{.*}} : !coop.group<warps_within_block, 2>
+  coop.barrier %w2 : !coop.group<warps_within_block, 2>
+  // CHECK: coop.barrier %{{.*}} : !coop.group<cluster>
+  coop.barrier %c : !coop.group<cluster>
+  return
+}
+
+// CHECK-LABEL: func.func @temp_storage
+func.func @temp_storage() {
+  // CHECK: coop.temp_storage{{$}}
+  %a = coop.temp_storage
+  // CHECK: coop.temp_storage size_in_bytes = 4096 alignment = 16 auto_sync{{$}}
+  %b = coop.temp_storage size_in_bytes = 4096 alignment = 16 auto_sync
+  // CHECK: coop.temp_storage sharing = exclusive{{$}}
+  %c = coop.temp_storage sharing = exclusive
+  // CHECK: coop.temp_storage{{$}}
+  %d = coop.temp_storage sharing = shared
+  return
+}
+
+// CHECK-LABEL: gpu.module @kernels
+gpu.module @kernels {
+  // CHECK-LABEL: gpu.func @block_tiles
+  gpu.func @block_tiles(%src: memref<?xi32, strided<[?], offset: ?>>,
+                        %dst: memref<?xi32>, %off: index, %n: index, %x: i32)
+      kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<4xi32>
+    %ts = coop.temp_storage auto_sync
+    // CHECK: coop.load %{{.*}}, %{{.*}} into %{{.*}} : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    coop.load %b, %src into %items : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: coop.load %{{.*}}, %{{.*}}[%{{.*}}] into %{{.*}} algorithm = striped valid_items = %{{.*}} oob_default = %{{.*}} : i32 :
+    coop.load %b, %src[%off] into %items algorithm = striped valid_items = %n oob_default = %x : i32
+        : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: algorithm = vectorize :
+    coop.load %b, %src[%off] into %items algorithm = vectorize : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: algorithm = transpose temp_storage = %{{.*}} :
+    coop.load %b, %src[%off] into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: algorithm = warp_transpose valid_items
+    coop.load %b, %src[%off] into %items algorithm = warp_transpose valid_items = %n : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: algorithm = warp_transpose_timesliced temp_storage
+    coop.load %b, %src[%off] into %items algorithm = warp_transpose_timesliced temp_storage = %ts : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: coop.store %{{.*}}, %{{.*}} into %{{.*}}[%{{.*}}] algorithm = transpose valid_items = %{{.*}} temp_storage = %{{.*}} : !coop.group<block>, memref<4xi32>, memref<?xi32>
+    coop.store %b, %items into %dst[%off] algorithm = transpose valid_items = %n temp_storage = %ts : !coop.group<block>, memref<4xi32>, memref<?xi32>
+    // CHECK: coop.store %{{.*}}, %{{.*}} into %{{.*}} : !coop.group<block>, i32, memref<?xi32>
+    coop.store %b, %x into %dst : !coop.group<block>, i32, memref<?xi32>
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @warp_tiles
+  gpu.func @warp_tiles(%src: memref<?xf64>, %dst: memref<?xf64>, %off: index)
+      kernel attributes {known_block_size = array<i32: 8, 16, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 4>
+    %items = memref.alloca() : memref<3xf64>
+    // CHECK: coop.load {{.*}} algorithm = transpose : !coop.group<warp>, memref<?xf64>, memref<3xf64>
+    coop.load %w, %src[%off] into %items algorithm = transpose : !coop.group<warp>, memref<?xf64>, memref<3xf64>
+    // CHECK: coop.store {{.*}} algorithm = striped : !coop.group<threads_within_warp, 4>, memref<3xf64>, memref<?xf64>
+    coop.store %l, %items into %dst[%off] algorithm = striped : !coop.group<threads_within_warp, 4>, memref<3xf64>, memref<?xf64>
+    gpu.return
+  }
+}
+
+// Launch facts on a function other than gpu.func.
+// CHECK-LABEL: func.func @func_with_block_size
+// CHECK-SAME: gpu.known_block_size = array<i32: 64, 1, 1>
+func.func @func_with_block_size(%src: memref<?xi8>, %dst: memref<?xi8>)
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>} {
+  %b = coop.this_block
+  %items = memref.alloca() : memref<1xi8>
+  // CHECK: coop.load {{.*}} algorithm = warp_transpose :
+  coop.load %b, %src into %items algorithm = warp_transpose : !coop.group<block>, memref<?xi8>, memref<1xi8>
+  coop.store %b, %items into %dst algorithm = warp_transpose : !coop.group<block>, memref<1xi8>, memref<?xi8>
+  return
+}
