@@ -4,6 +4,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -31,5 +34,13 @@ std::optional<int64_t> mlir::coop::getKnownBlockSize(Operation *op) {
   std::optional<std::array<int64_t, 3>> dims = getKnownBlockDims(op);
   if (!dims)
     return std::nullopt;
-  return (*dims)[0] * (*dims)[1] * (*dims)[2];
+  // Extents are positive i32 values, so the product of three fits in
+  // 93 bits; anything past CUDA's 1024 threads per block is nonsense anyway,
+  // so saturate instead of overflowing.
+  int64_t size = 1;
+  for (int64_t d : *dims) {
+    if (llvm::MulOverflow(size, d, size))
+      return std::numeric_limits<int64_t>::max();
+  }
+  return size;
 }
