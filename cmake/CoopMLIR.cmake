@@ -75,6 +75,11 @@ foreach(_t IN LISTS MLIR_EXPORTED_TARGETS)
   endif()
 endforeach()
 
+# The kit is built with assertions; headers that change layout with NDEBUG
+# (statistics, debug counters) must see the same setting in our code.
+if(LLVM_ENABLE_ASSERTIONS)
+  add_compile_options(-UNDEBUG)
+endif()
 if(NOT LLVM_ENABLE_RTTI)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fno-rtti>)
 endif()

@@ -1,7 +1,26 @@
 //===- InitAll.cpp - what coop-opt and the C API register -----------------===//
 
 #include "coop/InitAll.h"
+#include "coop/Conversion/Passes.h"
 #include "coop/Dialect/Coop/IR/CoopDialect.h"
+#include "coop/Dialect/Coop/Transforms/Passes.h"
+#include "coop/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -21,7 +40,17 @@ void mlir::coop::registerCoopAndUpstreamDialects(DialectRegistry &registry) {
   registry.insert<coop::CoopDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
                   NVVM::NVVMDialect, memref::MemRefDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+                  vector::VectorDialect, index::IndexDialect, ub::UBDialect>();
+  // What convert-gpu-to-nvvm uses to lower the bodies of kernels.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
 }
 
 void mlir::coop::registerCoopAndUpstreamPasses() {
@@ -32,5 +61,11 @@ void mlir::coop::registerCoopAndUpstreamPasses() {
     registerInlinerPass();
     registerSymbolDCEPass();
     registerStripDebugInfoPass();
+    coop::registerCoopTransformsPasses();
+    coop::registerCoopConversionPasses();
+    registerSCFToControlFlowPass();
+    registerConvertGpuOpsToNVVMOps();
+    registerReconcileUnrealizedCastsPass();
+    coop::registerLowerToNVVMPipeline();
   });
 }

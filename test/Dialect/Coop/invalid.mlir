@@ -251,7 +251,7 @@ func.func @dynamic_payload(%src: memref<?xi32>, %items: memref<?xi32>) {
 
 func.func @two_dimensional_source(%src: memref<?x?xi32>, %items: memref<4xi32>) {
   %b = coop.this_block
-  // expected-error @+1 {{operand #1 must be 1D memref of signless integer or floating-point values}}
+  // expected-error @+1 {{operand #1 must be 1D memref of 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
   coop.load %b, %src into %items : !coop.group<block>, memref<?x?xi32>, memref<4xi32>
   return
 }
@@ -334,5 +334,14 @@ func.func @logical_warp_partial_warp(%dst: memref<?xi32>, %items: memref<4xi32>)
   %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 16>
   // expected-error @+1 {{warp store needs a block size that is a multiple of 32; the block has 48 threads}}
   coop.store %l, %items into %dst : !coop.group<threads_within_warp, 16>, memref<4xi32>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @bool_elements(%src: memref<?xi1>, %items: memref<4xi1>) {
+  %b = coop.this_block
+  // expected-error @+1 {{operand #1 must be 1D memref of 8-bit signless integer}}
+  coop.load %b, %src into %items : !coop.group<block>, memref<?xi1>, memref<4xi1>
   return
 }

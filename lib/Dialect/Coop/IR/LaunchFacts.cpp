@@ -11,7 +11,10 @@
 using namespace mlir;
 
 std::optional<std::array<int64_t, 3>> mlir::coop::getKnownBlockDims(Operation *op) {
-  for (Operation *fn = op->getParentOfType<FunctionOpInterface>(); fn;
+  Operation *start = isa<FunctionOpInterface>(op)
+                         ? op
+                         : op->getParentOfType<FunctionOpInterface>();
+  for (Operation *fn = start; fn;
        fn = fn->getParentOfType<FunctionOpInterface>()) {
     std::optional<ArrayRef<int32_t>> dims;
     if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(fn))

@@ -32,11 +32,12 @@ def Coop_TempStorage : Type<
     "!coop.temp_storage", "::mlir::coop::TempStorageType">,
   BuildableType<"::mlir::coop::TempStorageType::get($_builder.getContext())">;
 
-def Coop_Element : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
+// Whole-byte numeric types: scratch and vector accesses address bytes.
+def Coop_Element : AnyTypeOf<[I8, I16, I32, I64, F16, BF16, F32, F64]>;
 
-def Coop_Memory : MemRefRankOf<[AnySignlessInteger, AnyFloat], [1]>;
+def Coop_Memory : MemRefRankOf<[I8, I16, I32, I64, F16, BF16, F32, F64], [1]>;
 
-def Coop_StoreValue : AnyTypeOf<[Coop_Memory, AnySignlessInteger, AnyFloat],
+def Coop_StoreValue : AnyTypeOf<[Coop_Memory, Coop_Element],
     "a 1-D payload memref or a scalar">;
 
 //===----------------------------------------------------------------------===//
@@ -56,6 +57,10 @@ class Coop_ThisOp<string kind, string who> : Coop_Op<"this_" # kind, [Pure]> {
   }];
   let results = (outs Coop_GroupOf<kind>:$result);
   let assemblyFormat = "attr-dict";
+  let builders = [OpBuilder<(ins), [{
+    $_state.addTypes(::mlir::coop::GroupType::get($_builder.getContext(),
+                                                  ::mlir::coop::GroupKind::}] # kind # [{));
+  }]>];
 }
 
 def Coop_ThisThreadOp : Coop_ThisOp<"thread", "one-thread group">;

@@ -15,7 +15,8 @@
 
 namespace mlir::coop {
 
-/// The (x, y, z) block dimensions known for the function enclosing `op`, or
+/// The (x, y, z) block dimensions known for `op` (a function) or the function
+/// enclosing it, or
 /// nothing when no valid annotation (three positive extents) is present.
 std::optional<std::array<int64_t, 3>> getKnownBlockDims(Operation *op);
 

@@ -1,0 +1,58 @@
+//===- Passes.td - coop conversion passes ------------------*- tablegen -*-===//
+
+#ifndef COOP_CONVERSION_PASSES_TD
+#define COOP_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
+  let summary = "Lower coop ops to the gpu, nvvm, memref, vector, arith and scf dialects";
+  let description = [{
+    Runs after `--coop-plan-scratch` and `--coop-insert-barriers`. Every
+    load and store becomes straight-line code over its payload (each item a
+    constant index, so items stay in registers once the payload is promoted):
+
+    * `direct`: thread `r` owns items `r * ipt + i`; `striped`: `r + i * size`;
+    * `vectorize`: `direct` with `vector.load`/`vector.store` of 4 or 2
+      items when the tile is unguarded, the memory has unit stride and the
+      tile start is aligned to the vector (checked at run time); otherwise
+      `direct`;
+    * `transpose`: striped accesses, exchanged through scratch into blocked
+      order (store: the reverse), one barrier of the group between scatter
+      and gather (a block barrier, or a warp barrier over the logical warp's
+      lanes);
+    * `warp_transpose`: warp-striped accesses and a per-warp exchange with a
+      warp barrier; `warp_transpose_timesliced`: the same through one warp's
+      worth of scratch, one warp at a time, separated by block barriers.
+
+    Guarded tiles (`valid_items`) test each item's position in the tile;
+    `oob_default` fills the others. Warp tiles start at
+    `offset + (linear_rank / width) * width * ipt`. Ranks linearize the block
+    x-fastest using the launch's known block size. `coop.barrier` becomes
+    `gpu.barrier`, `nvvm.bar.warp.sync` (with the logical warp's member
+    mask), a named barrier (groups of warps) or cluster arrive/wait. The
+    function's scratch becomes one workgroup `memref.global` (or dynamic
+    shared memory past 48 KiB) viewed at each op's offset.
+
+    ```mlir
+    // coop.load %b, %src[%off] into %items algorithm = striped
+    //     : !coop.group<block>, memref<?xf32>, memref<2xf32>   (block of 64)
+    %tid = gpu.thread_id x
+    %i0 = arith.addi %off, %tid : index
+    %v0 = memref.load %src[%i0] : memref<?xf32>
+    memref.store %v0, %items[%c0] : memref<2xf32>
+    %p1 = arith.addi %tid, %c64 : index
+    ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // COOP_CONVERSION_PASSES_TD

@@ -1,0 +1,142 @@
+//===- PlanScratch.cpp - size, align and place coop scratch ---------------===//
+
+#include "coop/Dialect/Coop/Analysis/Scratch.h"
+#include "coop/Dialect/Coop/IR/CoopOps.h"
+#include "coop/Dialect/Coop/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "coop-plan-scratch"
+
+namespace mlir::coop {
+#define GEN_PASS_DEF_COOPPLANSCRATCH
+#include "coop/Dialect/Coop/Transforms/Passes.h.inc"
+} // namespace mlir::coop
+
+using namespace mlir;
+using namespace mlir::coop;
+
+namespace {
+
+/// The scratch uses that share one region of the buffer: the compiler's
+/// implicit region, or one temp_storage descriptor.
+struct Region {
+  TempStorageOp descriptor; // null for the implicit region
+  SmallVector<std::pair<Operation *, int64_t>> uses; // op, bytes it needs
+};
+
+struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](FunctionOpInterface fn) {
+      return failed(planFunction(fn)) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult planFunction(FunctionOpInterface fn) {
+    Region implicit;
+    llvm::MapVector<Operation *, Region> explicitRegions;
+    WalkResult walk = fn->walk([&](Operation *op) {
+      if (!isa<LoadOp, StoreOp>(op) || !usesScratch(getAlgorithm(op)))
+        return WalkResult::advance();
+      // Nested functions are planned on their own.
+      if (op->getParentOfType<FunctionOpInterface>() != fn)
+        return WalkResult::advance();
+      FailureOr<TileGeometry> tile = getTileGeometry(op);
+      if (failed(tile))
+        return WalkResult::interrupt();
+      int64_t bytes = getScratchLayout(*tile)->bytes(tile->elementBytes);
+      Value storage = getTempStorage(op);
+      if (!storage) {
+        implicit.uses.push_back({op, bytes});
+        return WalkResult::advance();
+      }
+      auto descriptor = storage.getDefiningOp<TempStorageOp>();
+      if (!descriptor ||
+          descriptor->getParentOfType<FunctionOpInterface>() != fn) {
+        op->emitOpError("temp_storage must be made by a coop.temp_storage in "
+                        "the same function, so its uses can be planned "
+                        "together");
+        return WalkResult::interrupt();
+      }
+      Region &region = explicitRegions[descriptor];
+      region.descriptor = descriptor;
+      region.uses.push_back({op, bytes});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (implicit.uses.empty() && explicitRegions.empty())
+      return success();
+
+    int64_t end = 0;
+    int64_t bufferAlignment = kScratchAlignment;
+    auto place = [&](Region &region) -> LogicalResult {
+      int64_t alignment = kScratchAlignment;
+      bool exclusive = false;
+      if (region.descriptor) {
+        if (std::optional<int64_t> requested = region.descriptor.getAlignment())
+          alignment = std::max(alignment, *requested);
+        exclusive = region.descriptor.getSharing() == Sharing::exclusive;
+      }
+      // Slices within the region: all at its start when shared, one after
+      // another when exclusive.
+      SmallVector<int64_t> sliceOffsets;
+      int64_t needed = 0;
+      for (auto &[op, bytes] : region.uses) {
+        int64_t at = exclusive ? llvm::alignTo(needed, alignment) : 0;
+        sliceOffsets.push_back(at);
+        needed = std::max(needed, at + bytes);
+      }
+      int64_t capacity = needed;
+      if (region.descriptor) {
+        if (std::optional<int64_t> size = region.descriptor.getSizeInBytes()) {
+          if (*size < needed) {
+            InFlightDiagnostic diag =
+                region.descriptor.emitOpError("temp_storage of ")
+                << *size << " bytes is too small: its uses need " << needed
+                << " bytes; set size_in_bytes to at least " << needed
+                << " or omit it to let the compiler size it";
+            for (auto &[op, bytes] : region.uses)
+              diag.attachNote(op->getLoc())
+                  << "this use needs " << bytes << " bytes";
+            return failure();
+          }
+          capacity = *size;
+        }
+      }
+      int64_t base = llvm::alignTo(end, alignment);
+      bufferAlignment = std::max(bufferAlignment, alignment);
+      OpBuilder builder(fn->getContext());
+      for (auto [use, slice] : llvm::zip(region.uses, sliceOffsets)) {
+        use.first->setAttr(kScratchOffsetAttr,
+                           builder.getI64IntegerAttr(base + slice));
+        ++numPlannedOps;
+      }
+      end = base + capacity;
+      return success();
+    };
+    if (!implicit.uses.empty() && failed(place(implicit)))
+      return failure();
+    for (auto &entry : explicitRegions)
+      if (failed(place(entry.second)))
+        return failure();
+
+    OpBuilder builder(fn->getContext());
+    int64_t size = llvm::alignTo(end, kScratchAlignment);
+    fn->setAttr(kScratchSizeAttr, builder.getI64IntegerAttr(size));
+    fn->setAttr(kScratchAlignmentAttr, builder.getI64IntegerAttr(bufferAlignment));
+    if (size > kStaticSharedMemoryLimit)
+      fn->setAttr(kDynamicSharedMemoryAttr, builder.getUnitAttr());
+    else
+      fn->removeAttr(kDynamicSharedMemoryAttr);
+    return success();
+  }
+};
+
+} // namespace
