@@ -13,6 +13,7 @@
 #include "coop/Dialect/Coop/IR/LaunchFacts.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
@@ -35,7 +36,13 @@ struct Ix {
   Location loc;
 
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) {
+    if (matchPattern(x, m_Zero()))
+      return y;
+    if (matchPattern(y, m_Zero()))
+      return x;
+    return arith::AddIOp::create(b, loc, x, y);
+  }
   Value add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
   Value mul(Value x, int64_t y) {
     if (y == 1)

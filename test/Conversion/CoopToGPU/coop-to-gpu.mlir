@@ -1,0 +1,136 @@
+// RUN: coop-opt %s --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
+
+// Blocked positions t*ipt + i, each guarded by valid_items, oob_default in
+// the other slots; the items land in the payload at constant indices.
+// CHECK-LABEL: gpu.func @direct_guarded
+// CHECK-SAME: (%[[SRC:.*]]: memref<?xi32>, %[[OFF:.*]]: index, %[[N:.*]]: index, %[[X:.*]]: i32)
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[P0:.*]] = arith.muli %[[T]], %c2
+// CHECK: %[[I0:.*]] = arith.addi %[[OFF]], %[[P0]]
+// CHECK: %[[G0:.*]] = arith.cmpi ult, %[[P0]], %[[N]]
+// CHECK: %[[V0:.*]] = scf.if %[[G0]] -> (i32) {
+// CHECK:   memref.load %[[SRC]][%[[I0]]]
+// CHECK: } else {
+// CHECK:   scf.yield %[[X]]
+// CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c1
+// CHECK: arith.cmpi ult, %[[P1]], %[[N]]
+// CHECK: memref.store %[[V0]], %{{.*}}[%c0] : memref<2xi32>
+
+// Striped positions t + i*64, with the rank linearized x-fastest.
+// CHECK-LABEL: gpu.func @striped_store
+// CHECK: %[[X:.*]] = gpu.thread_id x
+// CHECK: %[[Y:.*]] = gpu.thread_id y
+// CHECK: %[[YX:.*]] = arith.muli %[[Y]], %c16
+// CHECK: %[[R:.*]] = arith.addi %[[X]], %[[YX]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[R]]]
+// CHECK: %[[S1:.*]] = arith.addi %[[R]], %c64
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[S1]]]
+
+// Striped loads, scattered striped into scratch, a block barrier, gathered
+// blocked.
+// CHECK-LABEL: gpu.func @transpose
+// CHECK: %[[BUF:.*]] = memref.get_global @__coop_scratch_transpose : memref<512xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[V0:.*]] = memref.load %{{.*}}[%[[T]]] : memref<?xi32>
+// CHECK: %[[S1:.*]] = arith.addi %[[T]], %c64
+// CHECK: %[[V1:.*]] = memref.load %{{.*}}[%[[S1]]] : memref<?xi32>
+// CHECK: %[[VIEW:.*]] = memref.view %[[BUF]][%c0][] : memref<512xi8, #gpu.address_space<workgroup>> to memref<128xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[B0:.*]] = arith.muli %[[T]], %c2
+// CHECK: %[[B1:.*]] = arith.addi %[[B0]], %c1
+// CHECK: memref.store %[[V0]], %[[VIEW]][%[[T]]]
+// CHECK: memref.store %[[V1]], %[[VIEW]][%[[S1]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load %[[VIEW]][%[[B0]]]
+// CHECK-NEXT: memref.load %[[VIEW]][%[[B1]]]
+
+// Warp-striped loads (each warp owns 32*ipt items), a per-warp region of
+// scratch and a warp barrier.
+// CHECK-LABEL: gpu.func @warp_transpose
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[W:.*]] = arith.divui %[[T]], %c32
+// CHECK: %[[L:.*]] = arith.remui %[[T]], %c32
+// CHECK: %[[WO:.*]] = arith.muli %[[W]], %c64
+// CHECK: %[[P0:.*]] = arith.addi %[[WO]], %[[L]]
+// CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c32
+// CHECK: %[[LO:.*]] = arith.muli %[[L]], %c2
+// CHECK: %[[B0:.*]] = arith.addi %[[WO]], %[[LO]]
+// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[P0]]]
+// CHECK: memref.store %{{.*}}, %[[VIEW]][%[[P1]]]
+// CHECK: nvvm.bar.warp.sync %c-1_i32
+// CHECK: memref.load %[[VIEW]][%[[B0]]]
+
+// One warp at a time through one warp's worth of scratch, block barriers
+// between the slices.
+// CHECK-LABEL: gpu.func @timesliced
+// CHECK: memref.view %{{.*}} to memref<32xf64, #gpu.address_space<workgroup>>
+// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: arith.cmpi eq, %[[W]], %c0
+// CHECK: scf.if
+// CHECK:   nvvm.bar.warp.sync
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %[[W]], %c1
+// CHECK: scf.if
+// CHECK:   nvvm.bar.warp.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+
+// Barriers of each group kind.
+// CHECK-LABEL: gpu.func @barriers
+// CHECK: nvvm.bar.warp.sync %c-1_i32
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[GRP:.*]] = arith.divui %[[LANE]], %c8
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[GRP]], %c8
+// CHECK: %[[S32:.*]] = arith.index_castui %[[SHIFT]] : index to i32
+// CHECK: %[[MASK:.*]] = arith.shli %c255_i32, %[[S32]]
+// CHECK: nvvm.bar.warp.sync %[[MASK]]
+// CHECK: gpu.barrier
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-NOT: coop.
+gpu.module @m {
+  gpu.func @direct_guarded(%src: memref<?xi32>, %off: index, %n: index, %x: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xi32>
+    coop.load %b, %src[%off] into %items valid_items = %n oob_default = %x : i32 : !coop.group<block>, memref<?xi32>, memref<2xi32>
+    gpu.return
+  }
+  gpu.func @striped_store(%dst: memref<?xi32>, %items: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 16, 4, 1>} {
+    %b = coop.this_block
+    coop.store %b, %items into %dst algorithm = striped : !coop.group<block>, memref<2xi32>, memref<?xi32>
+    gpu.return
+  }
+  gpu.func @transpose(%src: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xi32>
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<2xi32>
+    gpu.return
+  }
+  gpu.func @warp_transpose(%src: memref<?xi16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xi16>
+    coop.load %b, %src into %items algorithm = warp_transpose : !coop.group<block>, memref<?xi16>, memref<2xi16>
+    gpu.return
+  }
+  gpu.func @timesliced(%dst: memref<?xf64>, %items: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.store %b, %items into %dst algorithm = warp_transpose_timesliced : !coop.group<block>, memref<1xf64>, memref<?xf64>
+    gpu.return
+  }
+  gpu.func @barriers() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %t = coop.this_thread
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %b = coop.this_block
+    %p = coop.group_by %b : !coop.group<block> -> !coop.group<warps_within_block, 2>
+    coop.barrier %t : !coop.group<thread>
+    coop.barrier %w : !coop.group<warp>
+    coop.barrier %l : !coop.group<threads_within_warp, 8>
+    coop.barrier %b : !coop.group<block>
+    coop.barrier %p : !coop.group<warps_within_block, 2>
+    gpu.return
+  }
+}

@@ -1,0 +1,32 @@
+// RUN: coop-opt %s -split-input-file --convert-coop-to-gpu -verify-diagnostics
+
+gpu.module @m {
+  gpu.func @unplanned(%src: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xi32>
+    // expected-error @+1 {{has no scratch slice: run --coop-plan-scratch before --convert-coop-to-gpu}}
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @unknown_block(%src: memref<?xi32>) {
+  %b = coop.this_block
+  %items = memref.alloca() : memref<2xi32>
+  // expected-error @+1 {{needs the block size, which is a launch fact}}
+  coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<2xi32>
+  return
+}
+
+// -----
+
+func.func @too_many_named_barriers() attributes {gpu.known_block_size = array<i32: 1024, 1, 1>} {
+  %b = coop.this_block
+  %p = coop.group_by %b : !coop.group<block> -> !coop.group<warps_within_block, 1>
+  // expected-error @+1 {{needs 32 named barriers but a block has 15 (besides barrier 0); use groups of at least 3 warps}}
+  coop.barrier %p : !coop.group<warps_within_block, 1>
+  return
+}
