@@ -1,6 +1,7 @@
 """Garbage never crashes the compiler: a bounded, seeded mutation fuzzer.
 
-Mutants of the lit test inputs run through the C API in a child process, so
+Mutants of the lit test inputs run through the C API (verify only, the
+canonicalizer, and the whole coop lowering) in a child process, so
 a crash is reported with the input that caused it instead of killing pytest.
 Inputs that once crashed live in fuzz_regressions/ and run every time.
 """
@@ -13,7 +14,8 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = [ROOT / "test/Dialect/Coop/ops.mlir", ROOT / "test/Dialect/Coop/invalid.mlir"]
+SEEDS = sorted(ROOT.glob("test/Dialect/**/*.mlir")) + sorted(ROOT.glob("test/Transforms/*.mlir")) + sorted(
+    ROOT.glob("test/Conversion/**/*.mlir"))
 REGRESSIONS = Path(__file__).parent / "fuzz_regressions"
 MUTANTS = 400
 
@@ -73,7 +75,7 @@ CHILD = textwrap.dedent(
     for path in sorted(work.glob("case-*.mlir")):
         text = path.read_text()
         current.write_text(text)
-        for pipeline in ("", "canonicalize,cse"):
+        for pipeline in ("", "canonicalize,cse", "coop-lower-to-nvvm"):
             try:
                 _compiler.run_pipeline(text, pipeline)
                 accepted += 1
@@ -105,5 +107,5 @@ def test_mutated_inputs_never_crash(tmp_path):
         f"{crashed.read_text() if crashed.exists() else '<unknown>'}\n{child.stderr[-4000:]}"
     )
     accepted, rejected = map(int, child.stdout.split())
-    assert accepted + rejected == 2 * len(cases)
+    assert accepted + rejected == 3 * len(cases)
     assert rejected > 0 and accepted > 0

@@ -4,9 +4,12 @@ NumPy model in coop_kernels.
 
 Kernels come from cubins in $COOP_GPU_KERNELS (compiled elsewhere by
 `python test/python/coop_kernels.py DIR`) or are compiled here with coop-opt.
+$COOP_GPU_CASES, a regular expression, selects kernels by name (for runs under
+compute-sanitizer, which are slow).
 """
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +87,10 @@ def _run_store(gpu, kernel, case, offset, valid):
 def test_every_element(gpu, batch):
     cases = BATCHES[batch]
     module = _module(gpu, batch, cases)
+    if pattern := os.environ.get("COOP_GPU_CASES"):
+        cases = [c for c in cases if re.search(pattern, c.name)]
+        if not cases:
+            pytest.skip(f"no kernel of {batch} matches COOP_GPU_CASES")
     failures, runs = [], 0
     for case in cases:
         kernel = module.function(case.name)
