@@ -34,7 +34,7 @@ WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
 
 @dataclasses.dataclass(frozen=True)
 class Case:
-    op: str                      # "load" or "store"
+    op: str                      # "load", "store", or "copy" (load then store, twice in a loop)
     algorithm: str
     dtype: str
     ipt: int
@@ -158,6 +158,27 @@ def kernel_mlir(case: Case) -> str:
 {consts}
     coop.load %g, %src[%toff] into %items{algorithm}{valid}{oob} : {group_type}, memref<?x{t}>, memref<{n}x{t}>
 {per_item}
+    gpu.return
+  }}"""
+    if case.op == "copy":
+        return f"""
+  gpu.func @{case.name}(%src: memref<?x{t}>, %dst: memref<?x{t}>, %off: index, %valid: index) kernel
+      attributes {{{attrs}}} {{
+    {group}
+    %items = memref.alloca() : memref<{n}x{t}>
+    %bid = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cbi = arith.constant {case.block_items} : index
+    %first = arith.muli %bid, %c2 : index
+    scf.for %k = %c0 to %c2 step %c1 {{
+      %tile = arith.addi %first, %k : index
+      %start = arith.muli %tile, %cbi : index
+      %toff = arith.addi %off, %start : index
+      coop.load %g, %src[%toff] into %items{algorithm}{valid} : {group_type}, memref<?x{t}>, memref<{n}x{t}>
+      coop.store %g, %items into %dst[%toff]{algorithm}{valid} : {group_type}, memref<{n}x{t}>, memref<?x{t}>
+    }}
     gpu.return
   }}"""
     value = "%v0" if case.scalar else "%items"
@@ -290,6 +311,18 @@ def expected_load(case: Case, src: np.ndarray, blocks: int, offset: int,
     return values.reshape(-1), checked.reshape(-1)
 
 
+def expected_copy(case: Case, src: np.ndarray, dst: np.ndarray, blocks: int,
+                  offset: int, valid: int | None) -> np.ndarray:
+    """Each block copies two consecutive block-sized tiles (its loop)."""
+    starts, ranks = thread_layout(case, 2 * blocks, offset)
+    pos = ranks[:, None] * case.ipt + np.arange(case.ipt)[None, :]
+    inside = np.ones(pos.shape, dtype=bool) if valid is None else pos < valid
+    out = dst.copy()
+    index = (starts[:, None] + pos)[inside]
+    out[index] = src[index]
+    return out
+
+
 def expected_store(case: Case, dst: np.ndarray, vals: np.ndarray, blocks: int,
                    offset: int, valid: int | None) -> np.ndarray:
     starts, ranks = thread_layout(case, blocks, offset)
@@ -342,6 +375,22 @@ def gpu_matrix():
             yield case
         elif case.dtype in ("int8", "int32", "float64") and case.block != (256, 1, 1):
             yield case
+    yield from copy_matrix()
+
+
+def copy_matrix():
+    """Load then store with one algorithm, twice in a loop: the reuse barriers
+    (between the two, and across iterations) on real hardware."""
+    for dtype in ("int8", "int32", "float64"):
+        for ipt in (1, 4, 8):
+            for block in ((128, 1, 1), (8, 16, 1)):
+                for guarded in (False, True):
+                    for algorithm in BLOCK_ALGORITHMS:
+                        yield Case("copy", algorithm, dtype, ipt, block, guarded=guarded)
+                    for algorithm in WARP_ALGORITHMS:
+                        for width in (8, 32):
+                            yield Case("copy", algorithm, dtype, ipt, block, width,
+                                       guarded=guarded)
 
 
 def batches(cases):

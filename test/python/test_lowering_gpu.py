@@ -83,6 +83,23 @@ def _run_store(gpu, kernel, case, offset, valid):
     return [f"element {i}: got {out[i]}, want {want[i]}" for i in bad[:5]]
 
 
+def _run_copy(gpu, kernel, case, offset, valid):
+    length = offset + 2 * BLOCKS * case.block_items + 7
+    src = _values(case.numpy_dtype, length, 3)
+    sentinel = np.full(length, 7, dtype=case.numpy_dtype)
+    d_src, d_dst = gpu.upload(src), gpu.upload(sentinel)
+    gpu.launch(kernel, BLOCKS, case.block,
+               [d_src, d_dst, np.int64(offset), np.int64(valid or 0)])
+    out = gpu.download(d_dst)
+    gpu.free(d_src), gpu.free(d_dst)
+    want = ck.expected_copy(case, src, sentinel, BLOCKS, offset, valid)
+    bad = np.flatnonzero(out != want)
+    return [f"element {i}: got {out[i]}, want {want[i]}" for i in bad[:5]]
+
+
+RUNNERS = {"load": _run_load, "store": _run_store, "copy": _run_copy}
+
+
 @pytest.mark.parametrize("batch", sorted(BATCHES))
 def test_every_element(gpu, batch):
     cases = BATCHES[batch]
@@ -94,7 +111,7 @@ def test_every_element(gpu, batch):
     failures, runs = [], 0
     for case in cases:
         kernel = module.function(case.name)
-        run = _run_load if case.op == "load" else _run_store
+        run = RUNNERS[case.op]
         for offset, valid in _settings(case):
             runs += 1
             problems = run(gpu, kernel, case, offset, valid)

@@ -20,7 +20,7 @@ def _selected(case: ck.Case) -> bool:
     return case.op == "store" or case.guarded == case.oob
 
 
-BATCHES = ck.batches(filter(_selected, ck.compile_matrix()))
+BATCHES = ck.batches(list(filter(_selected, ck.compile_matrix())) + list(ck.copy_matrix()))
 
 
 @pytest.mark.parametrize("batch", sorted(BATCHES))
