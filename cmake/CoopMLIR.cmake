@@ -91,3 +91,4 @@ find_program(COOP_GOLD ld.gold)
 if(COOP_GOLD)
   add_link_options(-fuse-ld=gold)
 endif()
+set(MLIR_BINARY_DIR "${CMAKE_BINARY_DIR}") # where add_mlir_doc writes docs/

@@ -26,7 +26,7 @@ def Coop_Dialect : Dialect {
     ```mlir
     gpu.func @copy(%src: memref<?xi32>, %dst: memref<?xi32>, %off: index)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %block = coop.this_block : !coop.group<block>
+      %block = coop.this_block
       %items = memref.alloca() : memref<4xi32>
       coop.load %block, %src[%off] into %items algorithm = transpose
           : !coop.group<block>, memref<?xi32>, memref<4xi32>

@@ -33,7 +33,7 @@ def Coop_GroupType : Coop_Type<"Group", "group"> {
     remainder outside the complete groups.
 
     ```mlir
-    %w = coop.this_warp : !coop.group<warp>
+    %w = coop.this_warp
     %l = coop.group_by %w, 8 : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
     %r = coop.group_by %w, 3 : !coop.group<warp>
            -> !coop.group<threads_within_warp, 3, non_exhaustive>
@@ -74,7 +74,7 @@ def Coop_TempStorageType : Coop_Type<"TempStorage", "temp_storage"> {
     use of one descriptor.
 
     ```mlir
-    %ts = coop.temp_storage : !coop.temp_storage
+    %ts = coop.temp_storage
     ```
   }];
 }
