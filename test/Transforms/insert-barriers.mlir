@@ -1,28 +1,68 @@
 // RUN: coop-opt %s -split-input-file --coop-plan-scratch --test-coop-print-barriers -verify-diagnostics
 // RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers | FileCheck %s
 
-// A transpose store reuses the implicit slice its load just read: one block
-// barrier between them, none after; direct and striped ops need none.
-// CHECK-LABEL: gpu.func @load_then_store
+// A transpose load then the matching transpose store: each slot the load
+// gathers last is scattered first by the same thread in the store, so reuse
+// needs no barrier (CUB's idiom puts __syncthreads() there); likewise the
+// store then a matching load. A time-sliced load scatters over slots other
+// threads gathered: a block barrier. Direct, striped and vectorized ops use
+// no scratch.
+// CHECK-LABEL: gpu.func @load_store_load
 gpu.module @m {
-  gpu.func @load_then_store(%src: memref<?xi32>, %dst: memref<?xi32>) kernel
+  gpu.func @load_store_load(%src: memref<?xi32>, %dst: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
     %items = memref.alloca() : memref<4xi32>
     // CHECK: coop.load {{.*}} algorithm = striped
     // CHECK-NEXT: coop.load {{.*}} algorithm = transpose
-    // CHECK-NEXT: %[[B:.*]] = coop.this_block
-    // CHECK-NEXT: coop.barrier %[[B]] : !coop.group<block>
     // CHECK-NEXT: coop.store {{.*}} algorithm = transpose
     // CHECK-NEXT: coop.store {{.*}} algorithm = vectorize
+    // CHECK-NEXT: coop.load {{.*}} algorithm = transpose
+    // CHECK-NEXT: %[[B:.*]] = coop.this_block
+    // CHECK-NEXT: coop.barrier %[[B]] : !coop.group<block>
+    // CHECK-NEXT: coop.load {{.*}} algorithm = warp_transpose_timesliced
     // CHECK-NEXT: gpu.return
     coop.load %b, %src into %items algorithm = striped : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    // expected-remark @+1 {{reuse barrier before: none}}
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    // expected-remark @+1 {{reuse barrier before: none}}
+    coop.store %b, %items into %dst algorithm = transpose : !coop.group<block>, memref<4xi32>, memref<?xi32>
+    coop.store %b, %items into %dst algorithm = vectorize : !coop.group<block>, memref<4xi32>, memref<?xi32>
     // expected-note @+2 {{reuses the scratch of this op}}
     // expected-remark @+1 {{reuse barrier before: none}}
     coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<4xi32>
     // expected-remark @+1 {{reuse barrier before: block}}
-    coop.store %b, %items into %dst algorithm = transpose : !coop.group<block>, memref<4xi32>, memref<?xi32>
-    coop.store %b, %items into %dst algorithm = vectorize : !coop.group<block>, memref<4xi32>, memref<?xi32>
+    coop.load %b, %src into %items algorithm = warp_transpose_timesliced : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A store then the next iteration's matching load: again each slot is
+// reused by one thread; a time-sliced exchange shares one region between
+// all warps and always needs the barrier.
+gpu.module @m {
+  gpu.func @copy_loops(%src: memref<?xf64>, %dst: memref<?xf64>, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %items = memref.alloca() : memref<2xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-remark @+1 {{reuse barrier before: none}}
+      coop.load %b, %src[%i] into %items algorithm = warp_transpose : !coop.group<block>, memref<?xf64>, memref<2xf64>
+      // expected-note @+2 {{reuses the scratch of this op}}
+      // expected-remark @+1 {{reuse barrier before: none}}
+      coop.store %b, %items into %dst[%i] algorithm = warp_transpose : !coop.group<block>, memref<2xf64>, memref<?xf64>
+    }
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-note @+2 {{reuses the scratch of this op}}
+      // expected-remark @+1 {{reuse barrier before: block}}
+      coop.load %b, %src[%i] into %items algorithm = warp_transpose_timesliced : !coop.group<block>, memref<?xf64>, memref<2xf64>
+      // expected-remark @+1 {{reuse barrier before: block}}
+      coop.store %b, %items into %dst[%i] algorithm = warp_transpose_timesliced : !coop.group<block>, memref<2xf64>, memref<?xf64>
+    }
     gpu.return
   }
 }
@@ -77,7 +117,8 @@ gpu.module @m {
 // -----
 
 // Warp transposes of one width touch only their own group's region: a warp
-// barrier over the group suffices. Another width lays groups out differently.
+// barrier over the group suffices (here two loads, which scatter over slots
+// other lanes gathered). Another width lays groups out differently.
 // CHECK-LABEL: gpu.func @warps
 gpu.module @m {
   gpu.func @warps(%src: memref<?xf32>, %dst: memref<?xf32>) kernel
@@ -89,10 +130,10 @@ gpu.module @m {
     // expected-remark @+1 {{reuse barrier before: none}}
     coop.load %l8, %src into %items algorithm = transpose : !coop.group<threads_within_warp, 8>, memref<?xf32>, memref<2xf32>
     // CHECK: coop.barrier %{{.*}} : !coop.group<threads_within_warp, 8>
-    // CHECK-NEXT: coop.store
+    // CHECK-NEXT: coop.load
     // expected-note @-3 {{reuses the scratch of this op}}
     // expected-remark @+1 {{reuse barrier before: warp}}
-    coop.store %l8, %items into %dst algorithm = transpose : !coop.group<threads_within_warp, 8>, memref<2xf32>, memref<?xf32>
+    coop.load %l8, %src into %items algorithm = transpose : !coop.group<threads_within_warp, 8>, memref<?xf32>, memref<2xf32>
     // CHECK: coop.barrier %{{.*}} : !coop.group<block>
     // CHECK-NEXT: coop.store
     // expected-note @-3 {{reuses the scratch of this op}}

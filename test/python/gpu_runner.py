@@ -42,7 +42,7 @@ class Gpu:
     def free(self, device: "DeviceArray") -> None:
         _check(driver.cuMemFree(device.pointer))
 
-    def launch(self, kernel, grid: int, block, args, shared: int = 0) -> None:
+    def launch(self, kernel, grid: int, block, args, shared: int = 0, sync: bool = True) -> None:
         """`args`: NumPy scalars (and DeviceArray, passed as an MLIR memref
         descriptor: allocated, aligned, offset, size, stride)."""
         values = []
@@ -57,7 +57,8 @@ class Gpu:
         x, y, z = block
         _check(driver.cuLaunchKernel(kernel, grid, 1, 1, x, y, z, shared, 0,
                                      pointers.ctypes.data, 0))
-        _check(driver.cuCtxSynchronize())
+        if sync:
+            _check(driver.cuCtxSynchronize())
 
 
 class Module:

@@ -2,10 +2,11 @@
 // RUN: coop-opt %s --coop-lower-to-ptx="chip=sm_90" | FileCheck %s --check-prefix=PTX
 
 // The whole pipeline: a transpose tile copy becomes NVVM, then PTX with the
-// planned shared memory and exactly the barriers it needs.
+// planned shared memory and exactly the barriers it needs: one inside each
+// exchange, none for the reuse (each slot is rewritten by its reader).
 // NVVM-LABEL: llvm.func @copy
 // NVVM-NOT: coop.
-// NVVM-COUNT-3: nvvm.barrier0
+// NVVM-COUNT-2: nvvm.barrier0
 // NVVM-NOT: nvvm.barrier0
 // PTX: gpu.binary @kernels
 // PTX-SAME: .shared .align 16 .b8 __coop_scratch_copy[2048]

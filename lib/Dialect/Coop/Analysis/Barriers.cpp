@@ -25,10 +25,56 @@ namespace {
 struct PendingUse {
   Operation *op;
   int64_t begin, end;     // byte range in the function's scratch buffer
-  int64_t warpWidth;      // logical warp width for warp ops, 0 for block ops
+  TileGeometry tile;
 
   bool operator==(const PendingUse &other) const { return op == other.op; }
 };
+
+/// True when every scratch slot that `earlier` reads last is written first
+/// by `later` from the same thread, so no other thread can race on it. An
+/// exchange's phases are scatter then gather: a load scatters in memory order
+/// and gathers blocked, a store the reverse. So a load followed by the
+/// matching store (or a store by the next iteration's matching load) touches
+/// each slot from one thread, given the same algorithm, geometry and slice.
+/// Time-sliced exchanges share one warp's region between all warps, so they
+/// never qualify.
+bool sameThreadSlots(const PendingUse &earlier, const PendingUse &later) {
+  const TileGeometry &a = earlier.tile, &b = later.tile;
+  return isa<LoadOp>(earlier.op) != isa<LoadOp>(later.op) &&
+         a.algorithm == b.algorithm &&
+         a.algorithm != Algorithm::warp_transpose_timesliced &&
+         a.warpLike == b.warpLike && a.groupSize == b.groupSize &&
+         a.blockSize == b.blockSize && a.itemsPerThread == b.itemsPerThread &&
+         a.elementBytes == b.elementBytes && earlier.begin == later.begin;
+}
+
+/// Exchanges that each warp (block warp_transpose) or logical warp does in
+/// its own region of the slice, synchronized by a warp barrier.
+bool isGroupLocal(const TileGeometry &tile) {
+  return tile.warpLike || tile.algorithm == Algorithm::warp_transpose;
+}
+
+/// True when both uses split the slice into the same per-group regions, so a
+/// hazard between them stays inside one group and the group's barrier
+/// orders it.
+bool sameGroupRegions(const PendingUse &a, const PendingUse &b) {
+  return isGroupLocal(a.tile) && a.tile.algorithm == b.tile.algorithm &&
+         a.tile.warpLike == b.tile.warpLike &&
+         a.tile.groupSize == b.tile.groupSize &&
+         a.tile.blockSize == b.tile.blockSize &&
+         a.tile.itemsPerThread == b.tile.itemsPerThread &&
+         a.tile.elementBytes == b.tile.elementBytes && a.begin == b.begin;
+}
+
+/// True when the op's own exchange has a block barrier after its first
+/// scratch access, which orders every earlier access of every thread.
+bool hasInternalBlockBarrier(const TileGeometry &tile) {
+  if (tile.warpLike)
+    return false;
+  return tile.algorithm == Algorithm::transpose ||
+         (tile.algorithm == Algorithm::warp_transpose_timesliced &&
+          tile.blockSize > kWarpThreads);
+}
 
 using State = SmallVector<PendingUse, 4>;
 
@@ -139,19 +185,16 @@ private:
 
     PendingUse use{op, offset.getInt(),
                    offset.getInt() + layout->bytes(geometry->elementBytes),
-                   geometry->warpLike ? geometry->groupSize : 0};
+                   *geometry};
     BarrierDecision &decision = decisions[op];
     BarrierKind needed = BarrierKind::none;
     Operation *reused = nullptr;
     for (const PendingUse &earlier : state) {
-      if (earlier.end <= use.begin || use.end <= earlier.begin)
+      if (earlier.end <= use.begin || use.end <= earlier.begin ||
+          sameThreadSlots(earlier, use))
         continue;
-      // Warp exchanges of the same width and layout each touch only their
-      // own group's region, so the group's own barrier orders the reuse.
-      bool groupLocal = use.warpWidth != 0 &&
-                        earlier.warpWidth == use.warpWidth &&
-                        earlier.begin == use.begin && earlier.end == use.end;
-      BarrierKind kind = groupLocal ? BarrierKind::warp : BarrierKind::block;
+      BarrierKind kind = sameGroupRegions(earlier, use) ? BarrierKind::warp
+                                                        : BarrierKind::block;
       if (kind > needed) {
         needed = kind;
         reused = earlier.op;
@@ -161,11 +204,13 @@ private:
       decision.before = needed;
       decision.reuses = reused;
     }
-    if (decision.before == BarrierKind::block)
+    // What is still pending after the op: its own barriers (the reuse
+    // barrier before it, the exchange's internal one) order earlier uses.
+    if (decision.before == BarrierKind::block || hasInternalBlockBarrier(use.tile))
       state.clear();
-    else if (decision.before == BarrierKind::warp)
+    else if (decision.before == BarrierKind::warp || isGroupLocal(use.tile))
       llvm::erase_if(state, [&](const PendingUse &u) {
-        return u.warpWidth == use.warpWidth && u.begin == use.begin;
+        return sameGroupRegions(u, use);
       });
     if (autoSync) {
       decision.trailing = true;
