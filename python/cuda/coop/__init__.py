@@ -1,8 +1,54 @@
 """cuda.coop: CUB's cooperative block and warp primitives for Python GPU kernels.
 
-The common API (groups, payloads, temporary storage, load and store) is
-specified in the API reference; the compiler behind it is the ``coop`` MLIR
-dialect, reachable from Python through :mod:`cuda.coop._compiler`.
+The common API: thread groups, per-thread payloads, temporary storage and the
+cooperative operations, independent of the kernel compiler. A backend (see
+``register``) compiles them; the ``coop`` MLIR dialect and its passes behind
+it are reachable through ``cuda.coop._compiler``.
 """
 
+from ._groups import (
+    GroupByMapping,
+    Hierarchy,
+    ThreadGroup,
+    ThreadHierarchy,
+    this_block,
+    this_cluster,
+    this_grid,
+    this_thread,
+    this_warp,
+)
+from ._markers import (
+    CompilerMarkerError,
+    TempStorage,
+    TempStorageLike,
+    ThreadData,
+    ThreadDataLike,
+    load,
+    store,
+)
+from ._registration import auto_register as _auto_register
+from ._registration import register
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "CompilerMarkerError",
+    "GroupByMapping",
+    "Hierarchy",
+    "TempStorage",
+    "TempStorageLike",
+    "ThreadData",
+    "ThreadDataLike",
+    "ThreadGroup",
+    "ThreadHierarchy",
+    "load",
+    "register",
+    "store",
+    "this_block",
+    "this_cluster",
+    "this_grid",
+    "this_thread",
+    "this_warp",
+]
+
+_auto_register()

@@ -1,4 +1,4 @@
-// RUN: coop-opt %s --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
+// RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
 
 // Blocked positions t*ipt + i, each guarded by valid_items, oob_default in
 // the other slots; the items land in the payload at constant indices.
@@ -131,6 +131,91 @@ gpu.module @m {
     coop.barrier %l : !coop.group<threads_within_warp, 8>
     coop.barrier %b : !coop.group<block>
     coop.barrier %p : !coop.group<warps_within_block, 2>
+    gpu.return
+  }
+}
+
+// -----
+
+// Vectorize: a run-time check (unit stride, tile start aligned to the
+// vector) picks 16-byte vector stores, or the direct stores.
+// CHECK-LABEL: gpu.func @vectorize
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[BUF:.*]], %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[DST:[^ ]*]]
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[DST]]
+// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %c4
+// CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]]
+// CHECK: %[[MIS:.*]] = arith.remui %[[ADDR]], %c16
+// CHECK: %[[AL:.*]] = arith.cmpi eq, %[[MIS]], %c0
+// CHECK: %[[UNIT:.*]] = arith.cmpi eq, %[[STRIDE]], %c1
+// CHECK: %[[OK:.*]] = arith.andi %[[AL]], %[[UNIT]]
+// CHECK: scf.if %[[OK]] {
+// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [%[[SIZE]]], strides: [1]
+// CHECK:   %[[FIRST:.*]] = arith.muli %[[T]], %c4
+// CHECK:   %[[VEC:.*]] = vector.from_elements
+// CHECK:   vector.store %[[VEC]], %[[VIEW]][%[[FIRST]]] {alignment = 16 : i64} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK: } else {
+// CHECK-COUNT-4: memref.store
+// CHECK: }
+gpu.module @m {
+  gpu.func @vectorize(%dst: memref<?xf32, strided<[?], offset: ?>>, %items: memref<4xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.store %b, %items into %dst algorithm = vectorize : !coop.group<block>, memref<4xf32>, memref<?xf32, strided<[?], offset: ?>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A logical warp of 4 lanes in an 8x8 block: lane and group from the
+// linearized rank, the group's tile at (rank / 4) * 4 * ipt, its own scratch
+// region of 4 * ipt + 1 items, and a warp barrier over its 4 lanes.
+// CHECK-LABEL: gpu.func @logical_warp
+// CHECK: %[[X:.*]] = gpu.thread_id x
+// CHECK: %[[Y:.*]] = gpu.thread_id y
+// CHECK: %[[YX:.*]] = arith.muli %[[Y]], %c8
+// CHECK: %[[R:.*]] = arith.addi %[[X]], %[[YX]]
+// CHECK: %[[G:.*]] = arith.divui %[[R]], %c4
+// CHECK: %[[L:.*]] = arith.remui %[[R]], %c4
+// CHECK: %[[BASE:.*]] = arith.muli %[[G]], %c4
+// CHECK: %[[I0:.*]] = arith.addi %[[BASE]], %[[L]]
+// CHECK: memref.load %{{.*}}[%[[I0]]] : memref<?xi8>
+// CHECK: memref.view {{.*}} to memref<80xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[REGION:.*]] = arith.muli %[[G]], %c5
+// CHECK: %[[S0:.*]] = arith.addi %[[REGION]], %[[L]]
+// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[S0]]]
+// CHECK: %[[LANE:.*]] = arith.remui %[[R]], %c32
+// CHECK: %[[SUB:.*]] = arith.divui %[[LANE]], %c4
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[SUB]], %c4
+// CHECK: %[[S32:.*]] = arith.index_castui %[[SHIFT]] : index to i32
+// CHECK: %[[MASK:.*]] = arith.shli %c15_i32, %[[S32]]
+// CHECK: nvvm.bar.warp.sync %[[MASK]]
+// CHECK: memref.load %[[VIEW]][%[[S0]]]
+gpu.module @m {
+  gpu.func @logical_warp(%src: memref<?xi8>) kernel
+      attributes {known_block_size = array<i32: 8, 8, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 4>
+    %items = memref.alloca() : memref<1xi8>
+    coop.load %l, %src into %items algorithm = transpose : !coop.group<threads_within_warp, 4>, memref<?xi8>, memref<1xi8>
+    gpu.return
+  }
+}
+
+// -----
+
+// Past 48 KiB the scratch is dynamic shared memory.
+// CHECK-LABEL: gpu.func @dynamic
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[DYN]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8448xf64, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.global
+gpu.module @m {
+  gpu.func @dynamic(%src: memref<?xf64>) kernel
+      attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<8xf64>
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xf64>, memref<8xf64>
     gpu.return
   }
 }

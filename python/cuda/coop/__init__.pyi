@@ -1,0 +1,96 @@
+# The typing contract of cuda.coop (authoritative for overloads and results).
+from typing import Any, Generic, Literal, Protocol, TypeVar, overload
+
+_T = TypeVar("_T")
+_CommonNumericT = TypeVar("_CommonNumericT", int, float)
+_ThreadGroupT = TypeVar("_ThreadGroupT", bound="ThreadGroup")
+
+BlockLoadStoreAlgorithm = Literal["direct", "striped", "vectorize", "transpose",
+                                  "warp_transpose", "warp_transpose_timesliced"]
+WarpLoadStoreAlgorithm = Literal["direct", "striped", "vectorize", "transpose"]
+GroupKind = Literal["thread", "warp", "block", "cluster", "grid",
+                    "threads_within_warp", "warps_within_block"]
+IntegerValue = int
+ValidItems = int
+
+__version__: str
+
+class CompilerMarkerError(RuntimeError): ...
+
+class ThreadHierarchy:
+    def __init__(self) -> None: ...
+    @property
+    def block_dim(self) -> tuple[int, int, int] | None: ...
+    @property
+    def cluster_dim(self) -> tuple[int, int, int] | None: ...
+    @property
+    def grid_dim(self) -> tuple[int, int, int] | None: ...
+    @property
+    def implicit(self) -> bool: ...
+
+Hierarchy = ThreadHierarchy
+
+class GroupByMapping:
+    count: int
+    exhaustive: bool
+    unit: Literal["thread", "warp"]
+
+class ThreadGroup:
+    kind: GroupKind
+    hierarchy: ThreadHierarchy
+    parent: ThreadGroup | None
+    mapping: GroupByMapping | None
+    source: str
+    def __init__(self, kind: str, hierarchy: ThreadHierarchy = ..., parent: ThreadGroup | None = None,
+                 mapping: GroupByMapping | None = None, source: str = "explicit") -> None: ...
+    @property
+    def static_size(self) -> int | None: ...
+    def group_by(self: _ThreadGroupT, count: int, *, exhaustive: bool = True) -> _ThreadGroupT: ...
+
+BlockGroup = ThreadGroup
+WarpGroup = ThreadGroup
+
+class ThreadDataLike(Protocol, Generic[_T]):
+    items_per_thread: int
+    def __getitem__(self, index: int) -> _T: ...
+    def __setitem__(self, index: int, value: _T) -> None: ...
+
+CommonThreadDataLike = ThreadDataLike
+
+class TempStorageLike(Protocol):
+    size_in_bytes: int | None
+    alignment: int | None
+    auto_sync: bool
+    sharing: Literal["shared", "exclusive"]
+
+def register(backend: Literal["numba-cuda-mlir", "numba_cuda_mlir"]) -> None: ...
+def this_thread() -> ThreadGroup: ...
+def this_warp() -> ThreadGroup: ...
+def this_block() -> ThreadGroup: ...
+def this_cluster() -> ThreadGroup: ...
+def this_grid() -> ThreadGroup: ...
+def ThreadData(items_per_thread: int, dtype: object | None = None, *,
+               alignment: int | None = None) -> ThreadDataLike[Any]: ...
+def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = None,
+                auto_sync: bool | None = False,
+                sharing: Literal["shared", "exclusive"] = "shared") -> TempStorageLike: ...
+@overload
+def load(group: BlockGroup, source: object, output: ThreadDataLike[_CommonNumericT], /, *,
+         algorithm: BlockLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
+         oob_default: _CommonNumericT | float | None = None, offset: IntegerValue | None = None,
+         temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def load(group: WarpGroup, source: object, output: ThreadDataLike[_CommonNumericT], /, *,
+         algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
+         oob_default: _CommonNumericT | float | None = None, offset: IntegerValue | None = None,
+         temp_storage: None = None) -> None: ...
+@overload
+def store(group: BlockGroup, destination: object,
+          value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
+          algorithm: BlockLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
+          offset: IntegerValue | None = None, temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def store(group: WarpGroup, destination: object,
+          value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
+          algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
+          offset: IntegerValue | None = None, temp_storage: None = None) -> None: ...

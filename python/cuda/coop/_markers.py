@@ -1,0 +1,67 @@
+"""Payloads, temporary storage and memory operations.
+
+These are compiler markers: a registered backend types and lowers them inside
+kernels. Called in plain Python they raise, naming the fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+
+class CompilerMarkerError(RuntimeError):
+    """A cuda.coop primitive was called outside a compiled kernel."""
+
+
+def _outside_kernel(name: str):
+    raise CompilerMarkerError(
+        f"cuda.coop.{name}() runs only inside a GPU kernel compiled by a registered "
+        "backend, e.g. a @numba_cuda_mlir.cuda.jit kernel after "
+        "cuda.coop.register('numba-cuda-mlir')")
+
+
+@runtime_checkable
+class ThreadDataLike(Protocol):
+    """Mutable fixed-size per-thread payload understood by supported backends."""
+
+    items_per_thread: int
+
+    def __getitem__(self, index: int) -> Any: ...
+
+    def __setitem__(self, index: int, value: Any) -> None: ...
+
+
+@runtime_checkable
+class TempStorageLike(Protocol):
+    """Explicit scratch descriptor understood by supported backends."""
+
+    size_in_bytes: int | None
+    alignment: int | None
+    auto_sync: bool
+    sharing: str
+
+
+def ThreadData(items_per_thread: int, dtype: object | None = None, *,
+               alignment: int | None = None) -> ThreadDataLike:
+    """A fixed-size payload of ``items_per_thread`` items owned by the calling
+    thread (uninitialized). The dtype is usually inferred from the operation
+    that fills it."""
+    _outside_kernel("ThreadData")
+
+
+def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = None,
+                auto_sync: bool | None = False, sharing: str = "shared") -> TempStorageLike:
+    """Shared scratch for block transpose-family loads and stores."""
+    _outside_kernel("TempStorage")
+
+
+def load(group, source, output, /, *, algorithm="direct", valid_items=None,
+         oob_default=None, offset=None, temp_storage=None) -> None:
+    """Load a group tile from ``source`` into each thread's ``output``."""
+    _outside_kernel("load")
+
+
+def store(group, destination, value, /, *, algorithm="direct", valid_items=None,
+          offset=None, temp_storage=None) -> None:
+    """Store a group tile from each thread's ``value`` into ``destination``."""
+    _outside_kernel("store")
