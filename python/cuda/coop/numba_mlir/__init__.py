@@ -1,0 +1,51 @@
+"""cuda.coop for Numba-CUDA-MLIR kernels.
+
+Importing this module registers the backend. It offers the common API under
+the same names, plus Numba-specific extras: fixed-size local arrays as
+payloads, and Numba's ``local`` and ``shared`` memory namespaces::
+
+    import cuda.coop.numba_mlir as coop
+"""
+
+from numba_cuda_mlir import cuda as _cuda
+
+from .. import (  # noqa: F401 -- the common API, under this namespace too
+    GroupByMapping,
+    Hierarchy,
+    TempStorage,
+    TempStorageLike,
+    ThreadData,
+    ThreadDataLike,
+    ThreadGroup,
+    ThreadHierarchy,
+    load,
+    register,
+    store,
+    this_block,
+    this_cluster,
+    this_grid,
+    this_thread,
+    this_warp,
+)
+
+local = _cuda.local
+shared = _cuda.shared
+
+_active = False
+
+
+def _activate() -> None:
+    """Install typing, lowering and the planner (once per process)."""
+    global _active
+    if _active:
+        return
+    from numba_cuda_mlir.extending import register_planner
+
+    from . import _lowering, _typing  # noqa: F401 -- registrations happen on import
+    from ._planner import CoopPlanner
+
+    register_planner(CoopPlanner)
+    _active = True
+
+
+register("numba-cuda-mlir")

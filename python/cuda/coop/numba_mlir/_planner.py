@@ -1,0 +1,167 @@
+"""The whole-function planner: what cuda.coop needs settled before typing.
+
+* Kernels with coop calls are specialized per launch configuration, so block
+  dimensions are compile-time facts.
+* `ThreadData(items_per_thread)` needs a compile-time count: a literal, or a
+  kernel argument, which becomes a literal (one specialization per value).
+* Its element type comes from `dtype=`, or from the array of the load that
+  fills it or the store that reads it.
+* `ThreadData` then becomes a Numba local array, and `items.items_per_thread`
+  the constant count.
+"""
+
+from __future__ import annotations
+
+from numba_cuda_mlir import cuda, types
+from numba_cuda_mlir.errors import ForceLiteralArg, TypingError
+from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
+from numba_cuda_mlir.numba_cuda.core import ir as nir
+
+from .. import _groups, _markers
+
+COOP_FUNCTIONS = {
+    _groups.this_thread, _groups.this_warp, _groups.this_block, _groups.this_cluster,
+    _groups.this_grid, _markers.ThreadData, _markers.TempStorage, _markers.load,
+    _markers.store,
+}
+
+
+def _resolve(func_ir, var):
+    """The Python object a variable holds, when it is a global or attribute of one."""
+    try:
+        definition = func_ir.get_definition(var)
+    except Exception:
+        return None
+    if isinstance(definition, (nir.Global, nir.FreeVar)):
+        return definition.value
+    if isinstance(definition, nir.Expr) and definition.op == "getattr":
+        base = _resolve(func_ir, definition.value)
+        return getattr(base, definition.attr, None) if base is not None else None
+    return None
+
+
+def _rebuild_definitions(func_ir):
+    from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
+
+    return build_definitions(func_ir.blocks)
+
+
+def _calls(func_ir):
+    for block in func_ir.blocks.values():
+        for index, stmt in enumerate(block.body):
+            if isinstance(stmt, nir.Assign) and isinstance(stmt.value, nir.Expr) \
+                    and stmt.value.op == "call":
+                yield block, index, stmt, _resolve(func_ir, stmt.value.func)
+
+
+class CoopPlanner(WholeFunctionPlanner):
+    def run(self):
+        func_ir = self.state.func_ir
+        calls = list(_calls(func_ir))
+        if not any(target in COOP_FUNCTIONS for *_, target in calls):
+            return False
+        if not self.is_device_function:
+            require_launch_config(self.state)
+        changed = self._literal_counts(func_ir, calls)
+        for block, index, stmt, target in calls:
+            if target is _markers.ThreadData:
+                changed |= self._thread_data(func_ir, block, index, stmt, calls)
+        return changed
+
+    def _literal_counts(self, func_ir, calls) -> bool:
+        """Kernel arguments that size payloads (ThreadData counts, local array
+        shapes) become compile-time constants: the kernel is specialized per
+        value, and the argument is replaced by its value so payloads have a
+        static size."""
+        wanted = set()
+        for _, _, stmt, target in calls:
+            if target is _markers.ThreadData or target is cuda.local.array:
+                args = stmt.value.args
+                kws = dict(stmt.value.kws)
+                count = args[0] if args else kws.get("items_per_thread", kws.get("shape"))
+                if count is None:
+                    continue
+                definition = func_ir.get_definition(count)
+                if isinstance(definition, nir.Arg):
+                    wanted.add(definition.index)
+        need, changed = set(), False
+        for block in func_ir.blocks.values():
+            for i, stmt in enumerate(block.body):
+                if isinstance(stmt, nir.Assign) and isinstance(stmt.value, nir.Arg) \
+                        and stmt.value.index in wanted:
+                    arg_type = self.state.args[stmt.value.index]
+                    if isinstance(arg_type, types.IntegerLiteral):
+                        block.body[i] = nir.Assign(nir.Const(arg_type.literal_value, stmt.loc),
+                                                   stmt.target, stmt.loc)
+                        changed = True
+                    else:
+                        need.add(stmt.value.index)
+        if need:
+            raise ForceLiteralArg(need)
+        if changed:
+            func_ir._definitions = _rebuild_definitions(func_ir)
+        return changed
+
+    def _count(self, func_ir, var, loc):
+        definition = func_ir.get_definition(var)
+        if isinstance(definition, nir.Const) and isinstance(definition.value, int):
+            return definition.value
+        raise TypingError("ThreadData's items_per_thread must be a compile-time constant: "
+                          "pass a literal or the kernel's items_per_thread argument", loc=loc)
+
+    def _dtype(self, func_ir, stmt, calls):
+        call = stmt.value
+        kws = dict(call.kws)
+        explicit = kws.get("dtype") or (call.args[1] if len(call.args) > 1 else None)
+        if explicit is not None:
+            return explicit, None
+        items = stmt.target.name
+        for _, _, other, target in calls:
+            if target in (_markers.load, _markers.store) and len(other.value.args) >= 3 \
+                    and other.value.args[2].name == items:
+                array = other.value.args[1]
+                definition = func_ir.get_definition(array)
+                if isinstance(definition, nir.Arg):
+                    array_type = self.state.args[definition.index]
+                    if isinstance(array_type, types.Array):
+                        return None, array_type.dtype
+        raise TypingError(
+            "cannot infer the element type of this ThreadData: no coop.load fills it and "
+            "no coop.store reads it from a kernel array argument; pass dtype=, e.g. "
+            "coop.ThreadData(items_per_thread, dtype=numpy.int32)", loc=call.loc)
+
+    def _thread_data(self, func_ir, block, index, stmt, calls):
+        call = stmt.value
+        kws = dict(call.kws)
+        count_var = call.args[0] if call.args else kws.get("items_per_thread")
+        count = self._count(func_ir, count_var, call.loc)
+        if count <= 0:
+            raise TypingError(f"ThreadData's items_per_thread must be positive; got {count}",
+                              loc=call.loc)
+        dtype_var, dtype = self._dtype(func_ir, stmt, calls)
+        scope, loc = block.scope, call.loc
+        new = []
+        # cuda.local.array, spelled as Numba types it: attributes of the module.
+        module = scope.redefine("$coop_cuda", loc)
+        new.append(nir.Assign(nir.Global("cuda", cuda, loc), module, loc))
+        local = scope.redefine("$coop_local", loc)
+        new.append(nir.Assign(nir.Expr.getattr(module, "local", loc), local, loc))
+        local_array = scope.redefine("$coop_local_array", loc)
+        new.append(nir.Assign(nir.Expr.getattr(local, "array", loc), local_array, loc))
+        count_const = scope.redefine("$coop_count", loc)
+        new.append(nir.Assign(nir.Const(count, loc), count_const, loc))
+        if dtype_var is None:
+            dtype_var = scope.redefine("$coop_dtype", loc)
+            new.append(nir.Assign(nir.Global("dtype", dtype, loc), dtype_var, loc))
+        call_kws = [("alignment", kws["alignment"])] if "alignment" in kws else []
+        stmt.value = nir.Expr.call(local_array, [count_const, dtype_var], call_kws, loc)
+        block.body[index:index] = new
+        # items.items_per_thread is the constant count.
+        for other_block in func_ir.blocks.values():
+            for i, other in enumerate(other_block.body):
+                if isinstance(other, nir.Assign) and isinstance(other.value, nir.Expr) \
+                        and other.value.op == "getattr" and other.value.attr == "items_per_thread" \
+                        and other.value.value.name == stmt.target.name:
+                    other_block.body[i] = nir.Assign(nir.Const(count, other.loc), other.target,
+                                                     other.loc)
+        return True

@@ -1,0 +1,58 @@
+"""Numba types of cuda.coop descriptors.
+
+Groups and temp storage are compile-time facts: their types carry everything
+(kind, partition, storage policy) and their runtime value is a dummy i32.
+"""
+
+from numba_cuda_mlir import types
+from numba_cuda_mlir._mlir import ir
+from numba_cuda_mlir.extending import register_model
+from numba_cuda_mlir.models import PrimitiveModel
+
+
+class GroupType(types.Type):
+    def __init__(self, kind: str, count: int = 0, exhaustive: bool = True):
+        self.kind, self.count, self.exhaustive = kind, count, exhaustive
+        suffix = f", {count}" + ("" if exhaustive else ", non_exhaustive") if count else ""
+        super().__init__(name=f"coop.group<{kind}{suffix}>")
+
+    @property
+    def warp_like(self) -> bool:
+        return self.kind in ("warp", "threads_within_warp")
+
+    @property
+    def mlir(self) -> str:
+        """The !coop.group type of the dialect."""
+        suffix = f", {self.count}" + ("" if self.exhaustive else ", non_exhaustive") \
+            if self.count else ""
+        return f"!coop.group<{self.kind}{suffix}>"
+
+
+class TempStorageType(types.Type):
+    def __init__(self, size_in_bytes, alignment, auto_sync: bool, sharing: str):
+        self.size_in_bytes, self.alignment = size_in_bytes, alignment
+        self.auto_sync, self.sharing = auto_sync, sharing
+        super().__init__(name=f"coop.temp_storage<{size_in_bytes}, {alignment}, "
+                              f"{auto_sync}, {sharing}>")
+
+    @property
+    def mlir_attributes(self) -> str:
+        parts = []
+        if self.size_in_bytes is not None:
+            parts.append(f"size_in_bytes = {self.size_in_bytes}")
+        if self.alignment is not None:
+            parts.append(f"alignment = {self.alignment}")
+        if self.auto_sync:
+            parts.append("auto_sync")
+        if self.sharing != "shared":
+            parts.append(f"sharing = {self.sharing}")
+        return " ".join(parts)
+
+
+class _DummyModel(PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.IntegerType.get_signless(32))
+
+
+register_model(GroupType)(_DummyModel)
+register_model(TempStorageType)(_DummyModel)

@@ -1,0 +1,164 @@
+"""Typing of cuda.coop calls in Numba-CUDA-MLIR kernels.
+
+Typing accepts the shapes of the calls; the rules of each operation are
+checked when it is lowered (by the coop dialect's verifiers), so every
+misuse gets the dialect's message naming the rule.
+"""
+
+from numba_cuda_mlir import types
+from numba_cuda_mlir.errors import TypingError
+from numba_cuda_mlir.extending import typing_registry
+from numba_cuda_mlir.numba_cuda.typing.templates import (
+    AbstractTemplate,
+    AttributeTemplate,
+    bound_function,
+    signature,
+)
+
+from .. import _groups, _markers
+from ._types import GroupType, TempStorageType
+
+_SHARINGS = ("shared", "exclusive")
+
+
+def _register_global(fn, template):
+    typing_registry.register(template)
+    typing_registry.register_global(fn, types.Function(template))
+
+
+def _factory(kind, fn):
+    class Template(AbstractTemplate):
+        key = fn
+
+        def generic(self, args, kws):
+            if not args and not kws:
+                return signature(GroupType(kind))
+
+    _register_global(fn, Template)
+
+
+for _kind, _fn in (("thread", _groups.this_thread), ("warp", _groups.this_warp),
+                   ("block", _groups.this_block), ("cluster", _groups.this_cluster),
+                   ("grid", _groups.this_grid)):
+    _factory(_kind, _fn)
+
+
+def _literal(value, what):
+    """The compile-time value of an optional literal argument."""
+    if value is None or isinstance(value, types.NoneType) or isinstance(value, types.Omitted):
+        return getattr(value, "value", None)
+    if isinstance(value, types.Literal):
+        return value.literal_value
+    raise TypingError(f"{what} must be a compile-time constant; got a value of type {value}")
+
+
+@typing_registry.register_attr
+class GroupAttributes(AttributeTemplate):
+    key = GroupType
+
+    @bound_function("coop_group.group_by")
+    def resolve_group_by(self, group, args, kws):
+        count = _literal(args[0] if args else kws.get("count"), "group_by's count")
+        exhaustive = _literal(kws.get("exhaustive"), "group_by's exhaustive")
+        exhaustive = True if exhaustive is None else exhaustive
+        try:
+            result = _groups.ThreadGroup(group.kind, mapping=None).group_by(
+                count, exhaustive=exhaustive) if group.kind in ("warp", "block") else None
+        except (TypeError, ValueError) as error:
+            raise TypingError(str(error)) from None
+        if result is None:
+            raise TypingError(f"group_by partitions a warp (by threads) or a block (by "
+                              f"warps); a {group.kind!r} group cannot be partitioned")
+        return signature(GroupType(result.kind, count, exhaustive), *args, *kws.values())
+
+
+class TempStorageTemplate(AbstractTemplate):
+    key = _markers.TempStorage
+
+    def generic(self, args, kws):
+        names = ("size_in_bytes", "alignment", "auto_sync", "sharing")
+        if len(args) > 1:
+            raise TypingError("TempStorage takes size_in_bytes positionally and the rest "
+                              "(alignment, auto_sync, sharing) as keywords")
+        unknown = sorted(set(kws) - set(names))
+        if unknown:
+            raise TypingError(f"TempStorage got unexpected keyword arguments "
+                              f"{', '.join(unknown)}; it accepts {', '.join(names)}")
+        given = dict(zip(names, args), **kws)
+        size = _literal(given.get("size_in_bytes"), "TempStorage's size_in_bytes")
+        align = _literal(given.get("alignment"), "TempStorage's alignment")
+        sync = bool(_literal(given.get("auto_sync"), "TempStorage's auto_sync") or False)
+        share = _literal(given.get("sharing"), "TempStorage's sharing") or "shared"
+        if share not in _SHARINGS:
+            raise TypingError(f"TempStorage's sharing must be 'shared' or 'exclusive'; "
+                              f"got {share!r}")
+        for name, value in (("size_in_bytes", size), ("alignment", align)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value <= 0):
+                raise TypingError(f"TempStorage's {name} must be a positive integer; "
+                                  f"got {value!r}")
+        if align is not None and align & (align - 1):
+            raise TypingError(f"TempStorage's alignment must be a power of two; got {align}")
+        return signature(TempStorageType(size, align, sync, share), *args, *kws.values())
+
+
+_register_global(_markers.TempStorage, TempStorageTemplate)
+
+
+def _payload_ok(value):
+    return isinstance(value, types.Array) or isinstance(value, (types.Integer, types.Float))
+
+
+_LOAD_OPTIONS = ("algorithm", "valid_items", "oob_default", "offset", "temp_storage")
+_STORE_OPTIONS = ("algorithm", "valid_items", "offset", "temp_storage")
+
+
+def _tile_template(fn, options, payload_ok):
+    name = fn.__name__
+
+    class Template(AbstractTemplate):
+        key = fn
+
+        def generic(self, args, kws):
+            if len(args) != 3:
+                raise TypingError(f"coop.{name} takes the group, the array and the payload "
+                                  f"positionally; got {len(args)} positional arguments")
+            unknown = sorted(set(kws) - set(options))
+            if unknown:
+                raise TypingError(f"coop.{name} got unexpected keyword arguments "
+                                  f"{', '.join(unknown)}; it accepts {', '.join(options)}")
+            group, memory, payload = args
+            if not isinstance(group, GroupType):
+                raise TypingError(f"coop.{name}'s first argument must be a thread group such "
+                                  f"as coop.this_block(); got {group}")
+            if not isinstance(memory, types.Array):
+                raise TypingError(f"coop.{name}'s second argument must be a device array; "
+                                  f"got {memory}")
+            if not payload_ok(payload):
+                raise TypingError(f"coop.{name}'s payload must be a coop.ThreadData or a "
+                                  f"local array{' (or a scalar)' if name == 'store' else ''}; "
+                                  f"got {payload}")
+            return signature(types.none, *args, *kws.values())
+
+    return Template
+
+
+LoadTemplate = _tile_template(_markers.load, _LOAD_OPTIONS,
+                              lambda p: isinstance(p, types.Array))
+StoreTemplate = _tile_template(_markers.store, _STORE_OPTIONS, _payload_ok)
+_register_global(_markers.load, LoadTemplate)
+_register_global(_markers.store, StoreTemplate)
+
+
+class ThreadDataTemplate(AbstractTemplate):
+    """The planner rewrites every `items = ThreadData(...)` into a local array
+    before typing; a call it could not see gets this explanation."""
+
+    key = _markers.ThreadData
+
+    def generic(self, args, kws):
+        raise TypingError("ThreadData must be assigned to a variable inside the kernel, "
+                          "e.g. items = coop.ThreadData(items_per_thread)")
+
+
+_register_global(_markers.ThreadData, ThreadDataTemplate)

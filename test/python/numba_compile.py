@@ -1,0 +1,64 @@
+"""Compiling Numba-CUDA-MLIR kernels with coop calls on a machine without a
+GPU: pretend to be sm_90 and compile for a launch configuration through the
+dispatcher's launch-config path (the one a launch takes)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import numba_cuda_mlir.tools
+
+numba_cuda_mlir.tools._cached_cc = (9, 0)
+
+from numba_cuda_mlir import types  # noqa: E402
+from numba_cuda_mlir._launch_config import _launch_config_key  # noqa: E402
+from numba_cuda_mlir.numba_cuda.types import literal  # noqa: E402
+
+EXAMPLES = Path(__file__).parent / "spec_examples"
+
+
+def compile_for_launch(kernel, argtypes, block, grid=4):
+    """The compile result of `kernel` for `argtypes` launched with `block`."""
+    block = tuple(block) + (1,) * (3 - len(tuple(block)))
+    key = _launch_config_key({"grid": (grid, 1, 1), "block": block, "sharedmem": 0,
+                              "cluster": None})
+    before = set(kernel._launch_config_overloads)
+    kernel._compile_launch_config_signature(tuple(argtypes), key)
+    new = [v for k, v in kernel._launch_config_overloads.items() if k not in before]
+    return (new or list(kernel._launch_config_overloads.values()))[-1]
+
+
+def pip_ptxas() -> str:
+    import nvidia.cu13
+
+    return str(Path(nvidia.cu13.__path__[0]) / "bin" / "ptxas")
+
+
+def ptxas_report(ptx: str) -> str:
+    """ptxas -v's report (Numba emits PTX newer than some system ptxas)."""
+    result = subprocess.run([pip_ptxas(), "-arch=sm_90", "-v", "-", "-o", "/dev/null"],
+                            input=ptx, capture_output=True, text=True, check=True)
+    return result.stderr
+
+
+def local_memory(report: str) -> list[str]:
+    return [line for line in report.splitlines()
+            if re.search(r"[1-9]\d* bytes (stack frame|spill)", line)]
+
+
+def example_kernels(path: Path):
+    """The kernels an example defines (its code before the launching loop),
+    with the block size it launches them with."""
+    source = path.read_text()
+    definitions = source.split("\nfor items_per_thread")[0]
+    namespace: dict = {"__name__": f"spec_{path.stem}"}
+    exec(compile(definitions, str(path), "exec"), namespace)
+    block = int(re.search(r"\[\w+, (\d+)\]\(", source).group(1))
+    kernels = {name: value for name, value in namespace.items()
+               if hasattr(value, "_compile_launch_config_signature")}
+    return kernels, block
+
+
+ARRAY = types.int32[::1]
