@@ -1,0 +1,220 @@
+"""The Numba-CUDA-MLIR backend, compile-only (no GPU needed): the spec's
+examples, the errors every misuse gets, and what a kernel without coop calls
+must not notice."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("numba_cuda_mlir")
+
+import numba_compile as nc  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+from numba_cuda_mlir.numba_cuda.types import literal  # noqa: E402
+
+import cuda.coop.numba_mlir as numba_coop  # noqa: E402
+from cuda import coop  # noqa: E402
+
+EXAMPLES = sorted(nc.EXAMPLES.glob("*.py"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("items_per_thread", [1, 4])
+def test_spec_example_compiles_without_local_memory(example, items_per_thread):
+    kernels, block = nc.example_kernels(example)
+    assert kernels
+    for kernel in kernels.values():
+        arrays = kernel.py_func.__code__.co_argcount - 1
+        cres = nc.compile_for_launch(kernel, [nc.ARRAY] * arrays + [literal(items_per_thread)],
+                                     (block,))
+        report = nc.ptxas_report(cres.metadata["ptx"])
+        assert not nc.local_memory(report), report
+
+
+def _compile(kernel, argtypes, block=(128,)):
+    return nc.compile_for_launch(cuda.jit(kernel), argtypes, block)
+
+
+I32 = types.int32[::1]
+F32 = types.float32[::1]
+
+
+def test_both_namespaces_in_one_kernel():
+    def kernel(src, dst, items_per_thread):
+        warp = numba_coop.this_warp().group_by(8)
+        items = coop.ThreadData(items_per_thread)
+        numba_coop.load(warp, src, items, algorithm="transpose")
+        coop.store(warp, dst, items, algorithm="striped")
+
+    ptx = _compile(kernel, [I32, I32, literal(3)]).metadata["ptx"]
+    assert "bar.warp.sync" in ptx
+
+
+def test_every_block_algorithm_and_keyword():
+    for algorithm in ("direct", "striped", "vectorize", "transpose", "warp_transpose",
+                      "warp_transpose_timesliced"):
+        def kernel(src, dst, n, items_per_thread):
+            block = coop.this_block()
+            scratch = coop.TempStorage(auto_sync=True)
+            items = coop.ThreadData(items_per_thread)
+            offset = cuda.blockIdx.x * 128 * items_per_thread
+            coop.load(block, src, items, algorithm=algorithm, valid_items=n, oob_default=7,
+                      offset=offset)
+            coop.store(block, dst, items, algorithm=algorithm, valid_items=n, offset=offset)
+
+        cres = _compile(kernel, [I32, I32, types.int64, literal(4)])
+        assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"])), algorithm
+
+
+def test_scalar_store_and_explicit_dtype():
+    def kernel(dst, value):
+        block = coop.this_block()
+        coop.store(block, dst, value, offset=cuda.blockIdx.x * 128)
+
+    _compile(kernel, [F32, types.float32])
+
+
+@pytest.mark.parametrize("debug, lineinfo", [(True, False), (False, True)])
+def test_debug_and_lineinfo_kernels_compile(debug, lineinfo):
+    def kernel(src, dst, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(block, src, items, algorithm="transpose")
+        coop.store(block, dst, items, algorithm="transpose")
+
+    jitted = cuda.jit(debug=debug, lineinfo=lineinfo, opt=not debug)(kernel)
+    cres = nc.compile_for_launch(jitted, [I32, I32, literal(2)], (64,))
+    assert ".entry" in cres.metadata["ptx"]
+
+
+def _error(kernel, argtypes, block=(128,)):
+    with pytest.raises(Exception) as info:
+        _compile(kernel, argtypes, block)
+    return str(info.value)
+
+
+def test_error_wrong_group_kind():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_thread(), src, items)
+
+    assert "'!coop.group<thread>' is not a load target" in _error(kernel, [I32, literal(2)])
+
+
+def test_error_algorithm_for_warps():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_warp(), src, items, algorithm="warp_transpose")
+
+    assert "not valid for a warp group" in _error(kernel, [I32, literal(2)])
+
+
+def test_error_dtype_mismatch():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread, dtype=types.float32)
+        coop.load(coop.this_block(), src, items)
+
+    assert "does not match the source element type" in _error(kernel, [I32, literal(2)])
+
+
+def test_error_oob_default_without_valid_items():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_block(), src, items, oob_default=0)
+
+    assert "oob_default requires valid_items" in _error(kernel, [I32, literal(2)])
+
+
+def test_error_temp_storage_on_warp():
+    def kernel(src, items_per_thread):
+        scratch = coop.TempStorage()
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_warp(), src, items, algorithm="transpose", temp_storage=scratch)
+
+    assert "warp operations take no temp_storage" in _error(kernel, [I32, literal(2)])
+
+
+def test_error_undersized_temp_storage():
+    def kernel(src, items_per_thread):
+        scratch = coop.TempStorage(64)
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_block(), src, items, algorithm="transpose", temp_storage=scratch)
+
+    message = _error(kernel, [I32, literal(4)])
+    assert "temp_storage of 64 bytes is too small: its uses need 2048 bytes" in message
+
+
+def test_error_items_per_thread_not_constant():
+    def kernel(src, n):
+        items = coop.ThreadData(n + 1)
+        coop.load(coop.this_block(), src, items)
+
+    assert "items_per_thread must be a compile-time constant" in _error(kernel, [I32, types.int32])
+
+
+def test_error_warp_ops_need_whole_warps():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_warp(), src, items)
+
+    assert "multiple of 32; the block has 48 threads" in _error(kernel, [I32, literal(2)], (48,))
+
+
+def test_error_two_dimensional_array():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread, dtype=types.int32)
+        coop.load(coop.this_block(), src, items)
+
+    assert "must be a one-dimensional array" in _error(kernel, [types.int32[:, ::1], literal(2)])
+
+
+def test_error_non_contiguous_array():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread, dtype=types.int32)
+        coop.load(coop.this_block(), src, items)
+
+    assert "must be contiguous" in _error(kernel, [types.int32[:], literal(2)])
+
+
+def test_error_dtype_cannot_be_inferred():
+    def kernel(items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        items[0] = 1
+
+    assert "cannot infer the element type" in _error(kernel, [literal(2)])
+
+
+def test_kernel_without_coop_calls_gives_identical_ptx():
+    script = textwrap.dedent("""
+        import numba_cuda_mlir.tools
+        numba_cuda_mlir.tools._cached_cc = (9, 0)
+        from numba_cuda_mlir import cuda, types
+
+        def axpy(a, x, y):
+            i = cuda.grid(1)
+            if i < x.size:
+                y[i] = a * x[i] + y[i]
+
+        sig = (types.float32, types.float32[::1], types.float32[::1])
+        before = cuda.compile_ptx(axpy, sig, cc=(9, 0))[0]
+        import cuda.coop.numba_mlir as coop  # noqa: F401 -- a dotted alias keeps `cuda`
+        after = cuda.compile_ptx(axpy, sig, cc=(9, 0))[0]
+        print(before == after)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=300)
+    assert result.stdout.strip() == "True", result.stderr[-3000:]
+
+
+def test_faq_alias_import_keeps_the_cuda_name():
+    script = textwrap.dedent("""
+        from numba_cuda_mlir import cuda
+        import cuda.coop.numba_mlir as coop
+        from cuda.coop import _registration
+        print(hasattr(cuda, "jit"), sorted(_registration.registered()))
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=300)
+    assert result.stdout.split() == ["True", "['numba-cuda-mlir']"], result.stderr[-3000:]
