@@ -114,15 +114,15 @@ def test_no_cuda_init_shadows_the_namespace():
 def test_auto_registration_follows_import_order_and_can_be_disabled():
     pytest.importorskip("numba_cuda_mlir")
     code = """
-        import warnings
-        warnings.simplefilter("always")
-        with warnings.catch_warnings(record=True) as caught:
-            import numba_cuda_mlir
-            from cuda import coop
-        print([str(w.message) for w in caught if "cuda.coop" in str(w.message)])
+        import numba_cuda_mlir
+        from cuda import coop
+        from cuda.coop import _registration
+        print(sorted(_registration.registered()))
     """
-    # No backend adapter ships yet: importing the compiler first tries to
-    # activate it and says why it could not.
-    assert "could not activate the 'numba-cuda-mlir' backend" in _python(code).stdout
+    assert _python(code).stdout.strip() == "['numba-cuda-mlir']"
     disabled = _python(code, CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="1")
     assert disabled.stdout.strip() == "[]", disabled.stderr
+    explicit = _python(code.replace("print(", "coop.register('numba_cuda_mlir'); "
+                                    "coop.register('numba-cuda-mlir'); print("),
+                       CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="1")
+    assert explicit.stdout.strip() == "['numba-cuda-mlir']", explicit.stderr
