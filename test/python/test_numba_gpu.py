@@ -39,8 +39,8 @@ def _cases():
             for ipt in IPT:
                 for algorithm in ck.BLOCK_ALGORITHMS:
                     yield ck.Case("load", algorithm, dtype, ipt, block, None, True, True)
-    for dtype in ("int8", "int32", "float64"):
-        for block in ((32, 1, 1), (8, 16, 1)):
+    for dtype in DTYPES:
+        for block in BLOCKS:
             for ipt in IPT:
                 for algorithm in ck.WARP_ALGORITHMS:
                     for width in ck.LOGICAL_WIDTHS:
