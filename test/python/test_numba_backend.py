@@ -178,6 +178,31 @@ def test_error_non_contiguous_array():
     assert "must be contiguous" in _error(kernel, [types.int32[:], literal(2)])
 
 
+def test_dtype_from_typed_assignments():
+    import numpy as np
+
+    def kernel(out, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        for i in range(items_per_thread):
+            items[i] = np.float32(i)
+        for i in range(items_per_thread):
+            out[cuda.threadIdx.x * items_per_thread + i] = items[i]
+
+    ptx = _compile(kernel, [F32, literal(3)]).metadata["ptx"]
+    assert ".local" not in ptx
+
+
+def test_error_conflicting_typed_assignments():
+    import numpy as np
+
+    def kernel(items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        items[0] = np.float32(1)
+        items[1] = types.int64(2)
+
+    assert "have different types" in _error(kernel, [literal(2)])
+
+
 def test_error_dtype_cannot_be_inferred():
     def kernel(items_per_thread):
         items = coop.ThreadData(items_per_thread)

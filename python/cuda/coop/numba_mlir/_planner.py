@@ -4,8 +4,9 @@
   dimensions are compile-time facts.
 * `ThreadData(items_per_thread)` needs a compile-time count: a literal, or a
   kernel argument, which becomes a literal (one specialization per value).
-* Its element type comes from `dtype=`, or from the array of the load that
-  fills it or the store that reads it.
+* Its element type comes from `dtype=`, from the array of the load that
+  fills it or the store that reads it, or from typed assignments
+  (`items[i] = numpy.int32(x)` or `types.int32(x)`).
 * `ThreadData` then becomes a Numba local array, and `items.items_per_thread`
   the constant count.
 """
@@ -125,10 +126,39 @@ class CoopPlanner(WholeFunctionPlanner):
                     array_type = self.state.args[definition.index]
                     if isinstance(array_type, types.Array):
                         return None, array_type.dtype
+        typed = self._assigned_type(func_ir, items)
+        if typed is not None:
+            return None, typed
         raise TypingError(
             "cannot infer the element type of this ThreadData: no coop.load fills it and "
             "no coop.store reads it from a kernel array argument; pass dtype=, e.g. "
             "coop.ThreadData(items_per_thread, dtype=numpy.int32)", loc=call.loc)
+
+    def _assigned_type(self, func_ir, items):
+        """The scalar type of values stored into the payload by `items[i] = T(x)`
+        with T a Numba or NumPy scalar type; None when there is none."""
+        from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
+        import numpy
+
+        found = set()
+        for block in func_ir.blocks.values():
+            for stmt in block.body:
+                if not (isinstance(stmt, (nir.SetItem, nir.StaticSetItem))
+                        and stmt.target.name == items):
+                    continue
+                definition = func_ir.get_definition(stmt.value)
+                if not (isinstance(definition, nir.Expr) and definition.op == "call"):
+                    continue
+                constructor = _resolve(func_ir, definition.func)
+                if isinstance(constructor, types.Number):
+                    found.add(constructor)
+                elif isinstance(constructor, type) and issubclass(constructor, numpy.number):
+                    found.add(from_dtype(numpy.dtype(constructor)))
+        if len(found) > 1:
+            raise TypingError("the values assigned to this ThreadData have different types ("
+                              + ", ".join(sorted(map(str, found)))
+                              + "); all items have one type: pass dtype=")
+        return found.pop() if found else None
 
     def _thread_data(self, func_ir, block, index, stmt, calls):
         call = stmt.value
