@@ -1,0 +1,151 @@
+"""Compile cost of coop call sites, against NVRTC compiling the same CUB code.
+
+Runs on the CPU (no GPU). For K = 1, 4, 16 call sites (loads and stores of
+mixed algorithms) it times compiling a Numba-CUDA-MLIR kernel to PTX for one
+launch configuration, against the same kernel without the coop calls, and
+reports the added milliseconds per call site. In
+the same run it times NVRTC compiling the equivalent CUB C++
+(cub::BlockLoad/BlockStore) to LTO-IR, the path the earlier cuda.coop took,
+one program per primitive.
+
+    python benchmarks/compile_time.py
+
+CUB headers: $CUB_INCLUDE, else /usr/local/cuda/include/cccl (CUDA toolkit).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "test" / "python"))
+
+import numba_compile as nc  # noqa: E402  (sets the sm_90 compile-only mode)
+from numba_cuda_mlir import cuda  # noqa: E402
+from numba_cuda_mlir.numba_cuda.types import literal  # noqa: E402
+
+import cuda.coop.numba_mlir as coop  # noqa: E402
+
+ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
+              "warp_transpose_timesliced")
+SITES = (1, 4, 16)
+REPEATS = 5
+BLOCK = 128
+IPT = 4
+
+
+def kernel_source(sites: int, with_coop: bool) -> str:
+    """`sites` call sites: alternating loads and stores, cycling algorithms;
+    without coop, the same kernel with the calls left out."""
+    lines = ["def kernel(src, dst, items_per_thread):",
+             "    block = coop.this_block()",
+             "    items = cuda.local.array(items_per_thread, dtype=src.dtype)",
+             "    base = cuda.blockIdx.x * 128 * items_per_thread",
+             "    items[0] = src[base]",
+             "    dst[base] = items[0]"]
+    for site in range(sites if with_coop else 0):
+        algorithm = ALGORITHMS[(site // 2) % len(ALGORITHMS)]
+        op = "load(block, src, items" if site % 2 == 0 else "store(block, dst, items"
+        lines.append(f"    coop.{op}, algorithm='{algorithm}', offset=base)")
+    return "\n".join(lines) + "\n"
+
+
+def time_numba(sites: int, with_coop: bool) -> float:
+    """Median seconds to compile a fresh kernel to PTX."""
+    samples = []
+    for _ in range(REPEATS):
+        namespace = {"coop": coop, "cuda": cuda}
+        exec(kernel_source(sites, with_coop), namespace)
+        kernel = cuda.jit(namespace["kernel"])
+        start = time.perf_counter()
+        cres = nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(IPT)], (BLOCK,))
+        assert ".entry" in cres.metadata["ptx"]
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+CUB_ALGORITHMS = {
+    "direct": "DIRECT", "striped": "STRIPED", "vectorize": "VECTORIZE",
+    "transpose": "TRANSPOSE", "warp_transpose": "WARP_TRANSPOSE",
+    "warp_transpose_timesliced": "WARP_TRANSPOSE_TIMESLICED",
+}
+
+
+def cub_source(sites: int) -> str:
+    body = []
+    for site in range(sites):
+        algorithm = CUB_ALGORITHMS[ALGORITHMS[(site // 2) % len(ALGORITHMS)]]
+        if site % 2 == 0:
+            body.append(f"  {{ using L = cub::BlockLoad<int, 128, 4, cub::BLOCK_LOAD_{algorithm}>;"
+                        f" __shared__ typename L::TempStorage t{site}; L(t{site}).Load(src + base, items); }}")
+        else:
+            body.append(f"  {{ using S = cub::BlockStore<int, 128, 4, cub::BLOCK_STORE_{algorithm}>;"
+                        f" __shared__ typename S::TempStorage t{site}; S(t{site}).Store(dst + base, items); }}")
+    return ("#include <cub/block/block_load.cuh>\n#include <cub/block/block_store.cuh>\n"
+            "extern \"C\" __global__ void kernel(const int* src, int* dst) {\n"
+            "  int items[4]; long base = (long)blockIdx.x * 512;\n" + "\n".join(body) + "\n}\n")
+
+
+def cub_include() -> str | None:
+    for candidate in (os.environ.get("CUB_INCLUDE"), "/usr/local/cuda/include/cccl",
+                      *sorted(glob.glob("/usr/local/cuda-*/include/cccl"))):
+        if candidate and Path(candidate, "cub", "block", "block_load.cuh").exists():
+            return candidate
+    return None
+
+
+def time_nvrtc(sites: int, include: str) -> float:
+    from cuda.bindings import nvrtc
+
+    cuda_include = str(Path(include).parent)
+    samples = []
+    for _ in range(max(2, REPEATS // 2)):
+        start = time.perf_counter()
+        err, program = nvrtc.nvrtcCreateProgram(cub_source(sites).encode(), b"k.cu", 0, [], [])
+        options = [b"-arch=sm_90", b"-dlto", b"-std=c++17", f"-I{include}".encode(),
+                   f"-I{cuda_include}".encode()]
+        (err,) = nvrtc.nvrtcCompileProgram(program, len(options), options)
+        if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            _, size = nvrtc.nvrtcGetProgramLogSize(program)
+            log = b" " * size
+            nvrtc.nvrtcGetProgramLog(program, log)
+            raise RuntimeError(log.decode(errors="replace")[-3000:])
+        err, size = nvrtc.nvrtcGetLTOIRSize(program)
+        assert size > 0
+        samples.append(time.perf_counter() - start)
+        nvrtc.nvrtcDestroyProgram(program)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    time_numba(1, True)  # warm up: imports, first compile
+    include = cub_include()
+    print(f"kernel compile to PTX, block {BLOCK}, items_per_thread {IPT}, int32; "
+          f"median of {REPEATS}")
+    plain = time_numba(0, False) * 1e3
+    one_primitive = time_nvrtc(1, include) * 1e3 if include else None
+    print(f"without coop calls: {plain:.1f} ms")
+    if one_primitive:
+        print(f"NVRTC + CUB, one program per primitive (the earlier cuda.coop): "
+              f"{one_primitive:.1f} ms per primitive")
+    print(f"{'call sites':>10} {'coop ms':>8} {'added ms/site':>13} {'NVRTC+CUB ms':>12} "
+          f"{'NVRTC ms/site':>13} {'per primitive: NVRTC/coop':>25}")
+    for sites in SITES:
+        with_coop = time_numba(sites, True) * 1e3
+        added = (with_coop - plain) / sites
+        if include:
+            nvrtc_ms = time_nvrtc(sites, include) * 1e3
+            nvrtc_text = (f"{nvrtc_ms:12.1f} {nvrtc_ms / sites:13.1f} "
+                          f"{one_primitive / added:24.0f}x")
+        else:
+            nvrtc_text = "  (no CUB headers: set CUB_INCLUDE)"
+        print(f"{sites:10d} {with_coop:8.1f} {added:13.2f} {nvrtc_text}")
+
+
+if __name__ == "__main__":
+    main()
