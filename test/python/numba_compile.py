@@ -14,7 +14,6 @@ numba_cuda_mlir.tools._cached_cc = (9, 0)
 
 from numba_cuda_mlir import types  # noqa: E402
 from numba_cuda_mlir._launch_config import _launch_config_key  # noqa: E402
-from numba_cuda_mlir.numba_cuda.types import literal  # noqa: E402
 
 EXAMPLES = Path(__file__).parent / "spec_examples"
 

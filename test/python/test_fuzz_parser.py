@@ -6,7 +6,6 @@ a crash is reported with the input that caused it instead of killing pytest.
 Inputs that once crashed live in fuzz_regressions/ and run every time.
 """
 
-import os
 import random
 import subprocess
 import sys

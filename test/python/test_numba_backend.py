@@ -53,19 +53,36 @@ def test_both_namespaces_in_one_kernel():
 
 
 def test_every_block_algorithm_and_keyword():
-    for algorithm in ("direct", "striped", "vectorize", "transpose", "warp_transpose",
-                      "warp_transpose_timesliced"):
+    def with_storage(algorithm):
         def kernel(src, dst, n, items_per_thread):
             block = coop.this_block()
             scratch = coop.TempStorage(auto_sync=True)
             items = coop.ThreadData(items_per_thread)
             offset = cuda.blockIdx.x * 128 * items_per_thread
             coop.load(block, src, items, algorithm=algorithm, valid_items=n, oob_default=7,
+                      offset=offset, temp_storage=scratch)
+            coop.store(block, dst, items, algorithm=algorithm, valid_items=n, offset=offset,
+                       temp_storage=scratch)
+        return kernel
+
+    def without_storage(algorithm):
+        def kernel(src, dst, n, items_per_thread):
+            block = coop.this_block()
+            items = coop.ThreadData(items_per_thread)
+            offset = cuda.blockIdx.x * 128 * items_per_thread
+            coop.load(block, src, items, algorithm=algorithm, valid_items=n, oob_default=7,
                       offset=offset)
             coop.store(block, dst, items, algorithm=algorithm, valid_items=n, offset=offset)
+        return kernel
 
-        cres = _compile(kernel, [I32, I32, types.int64, literal(4)])
-        assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"])), algorithm
+    for algorithm in ("direct", "striped", "vectorize", "transpose", "warp_transpose",
+                      "warp_transpose_timesliced"):
+        kernels = [without_storage(algorithm)]
+        if algorithm in ("transpose", "warp_transpose", "warp_transpose_timesliced"):
+            kernels.append(with_storage(algorithm))
+        for kernel in kernels:
+            cres = _compile(kernel, [I32, I32, types.int64, literal(4)])
+            assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"])), algorithm
 
 
 def test_scalar_store_and_explicit_dtype():

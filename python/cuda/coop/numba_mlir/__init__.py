@@ -31,6 +31,12 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
 local = _cuda.local
 shared = _cuda.shared
 
+__all__ = [
+    "GroupByMapping", "Hierarchy", "TempStorage", "TempStorageLike", "ThreadData",
+    "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "load", "local", "register", "shared",
+    "store", "this_block", "this_cluster", "this_grid", "this_thread", "this_warp",
+]
+
 _active = False
 
 

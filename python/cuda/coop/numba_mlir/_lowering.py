@@ -14,7 +14,7 @@ import hashlib
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import arith, func, memref
+from numba_cuda_mlir._mlir.dialects import arith, func
 from numba_cuda_mlir.extending import lowering_registry
 from numba_cuda_mlir.lowering_utilities import link
 
@@ -101,10 +101,7 @@ def _lower_tile(builder, target, args, kwargs, op):
     memory = builder.load_var(values["memory"])
     payload = builder.load_var(values["payload"])
     element = ir.MemRefType(memory.type).element_type
-    payload_type = builder.get_numba_type(values["payload"].name)
-    scalar_payload = not isinstance(payload_type, types.Array)
-
-    operands, params, text_operands = [memory, payload], [str(memory.type), str(payload.type)], {}
+    operands, params = [memory, payload], [str(memory.type), str(payload.type)]
     i64 = ir.IntegerType.get_signless(64)
 
     def optional(name, mlir_type):
