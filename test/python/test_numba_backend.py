@@ -106,6 +106,34 @@ def test_debug_and_lineinfo_kernels_compile(debug, lineinfo):
     assert ".entry" in cres.metadata["ptx"]
 
 
+@pytest.mark.parametrize("options", [{}, {"inline": "always"}])
+def test_device_helpers_inlined_into_the_kernel(options):
+    @cuda.jit(device=True, **options)
+    def load_tile(group, src, items):
+        coop.load(group, src, items, algorithm="transpose")
+
+    def kernel(src, dst, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        load_tile(block, src, items)
+        coop.store(block, dst, items, algorithm="transpose")
+
+    cres = _compile(kernel, [I32, I32, literal(4)])
+    assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"]))
+
+
+def test_error_device_helper_not_inlined():
+    @cuda.jit(device=True, inline="never")
+    def load_tile(group, src, items):
+        coop.load(group, src, items)
+
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread, dtype=types.int32)
+        load_tile(coop.this_block(), src, items)
+
+    assert "inline='always'" in _error(kernel, [I32, literal(2)])
+
+
 def _error(kernel, argtypes, block=(128,)):
     with pytest.raises(Exception) as info:
         _compile(kernel, argtypes, block)

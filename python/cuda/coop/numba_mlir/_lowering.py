@@ -99,7 +99,7 @@ def _lower_tile(builder, target, args, kwargs, op):
                                f"with layout {memory_type.layout!r}")
 
     memory = builder.load_var(values["memory"])
-    payload = builder.load_var(values["payload"])
+    payload = _static_payload(builder.load_var(values["payload"]))
     element = ir.MemRefType(memory.type).element_type
     operands, params = [memory, payload], [str(memory.type), str(payload.type)]
     i64 = ir.IntegerType.get_signless(64)
@@ -165,6 +165,18 @@ def _lower_tile(builder, target, args, kwargs, op):
         raise CoopCompileError(messages or str(error)) from None
     _link(builder, lowered)
     func.call([], name, operands)
+
+
+def _static_payload(payload):
+    """A payload passed through an inlined device helper arrives as a dynamic
+    memref cast from the caller's fixed-size local array; use the array."""
+    while isinstance(payload.type, ir.MemRefType) and \
+            not ir.MemRefType(payload.type).has_static_shape:
+        owner = payload.owner
+        if not isinstance(owner, ir.OpView) or owner.operation.name != "memref.cast":
+            break
+        payload = owner.operands[0]
+    return payload
 
 
 def _group_ops(group_type: GroupType) -> list[str]:

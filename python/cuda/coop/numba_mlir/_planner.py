@@ -47,6 +47,22 @@ def _rebuild_definitions(func_ir):
     return build_definitions(func_ir.blocks)
 
 
+def _root(func_ir, var):
+    """The variable `var` copies, through plain assignments (inlined helpers
+    bind their parameters that way)."""
+    seen = set()
+    while var.name not in seen:
+        seen.add(var.name)
+        try:
+            definition = func_ir.get_definition(var)
+        except Exception:
+            return var
+        if not isinstance(definition, nir.Var):
+            return var
+        var = definition
+    return var
+
+
 def _calls(func_ir):
     for block in func_ir.blocks.values():
         for index, stmt in enumerate(block.body):
@@ -61,8 +77,12 @@ class CoopPlanner(WholeFunctionPlanner):
         calls = list(_calls(func_ir))
         if not any(target in COOP_FUNCTIONS for *_, target in calls):
             return False
-        if not self.is_device_function:
-            require_launch_config(self.state)
+        if self.is_device_function:
+            raise TypingError(
+                "cuda.coop calls in a device function need the kernel's launch facts: "
+                "inline the helper into its kernel with "
+                "@cuda.jit(device=True, inline='always')")
+        require_launch_config(self.state)
         changed = self._literal_counts(func_ir, calls)
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
@@ -119,8 +139,8 @@ class CoopPlanner(WholeFunctionPlanner):
         items = stmt.target.name
         for _, _, other, target in calls:
             if target in (_markers.load, _markers.store) and len(other.value.args) >= 3 \
-                    and other.value.args[2].name == items:
-                array = other.value.args[1]
+                    and _root(func_ir, other.value.args[2]).name == items:
+                array = _root(func_ir, other.value.args[1])
                 definition = func_ir.get_definition(array)
                 if isinstance(definition, nir.Arg):
                     array_type = self.state.args[definition.index]
