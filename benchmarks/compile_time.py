@@ -57,8 +57,11 @@ def kernel_source(sites: int, with_coop: bool) -> str:
 
 def time_numba(sites: int, with_coop: bool) -> float:
     """Median seconds to compile a fresh kernel to PTX."""
+    from cuda.coop.numba_mlir import _lowering
+
     samples = []
     for _ in range(REPEATS):
+        _lowering._site_function.cache_clear()  # cold: every site lowered anew
         namespace = {"coop": coop, "cuda": cuda}
         exec(kernel_source(sites, with_coop), namespace)
         kernel = cuda.jit(namespace["kernel"])

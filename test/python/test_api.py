@@ -105,6 +105,21 @@ def test_register_reports_a_missing_compiler():
     assert "needs the numba_cuda_mlir package" in result.stdout, result.stderr
 
 
+def test_register_reports_an_incompatible_compiler():
+    result = _python("""
+        import sys, types
+        fake = types.ModuleType("numba_cuda_mlir")
+        fake.__version__ = "9.9.0"
+        sys.modules["numba_cuda_mlir"] = fake
+        from cuda import coop
+        try:
+            coop.register("numba-cuda-mlir")
+        except ImportError as error:
+            print(error)
+    """, CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION="1")
+    assert "supports numba_cuda_mlir 0.6.x; found 9.9.0" in result.stdout, result.stderr
+
+
 def test_no_cuda_init_shadows_the_namespace():
     import cuda
 

@@ -12,6 +12,9 @@ BACKENDS = {
     "numba-cuda-mlir": ("cuda.coop.numba_mlir", "numba_cuda_mlir",
                         "cuda-coop[numba-cuda-mlir-cu13]"),
 }
+# The compiler versions each adapter was built against (major.minor prefixes):
+# their extension points are private and change between releases.
+SUPPORTED_VERSIONS = {"numba-cuda-mlir": ("0.6.",)}
 ALIASES = {"numba_cuda_mlir": "numba-cuda-mlir"}
 DISABLE_AUTO = "CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION"
 
@@ -40,10 +43,15 @@ def register(backend: str) -> None:
         return
     adapter, compiler, extra = BACKENDS[name]
     try:
-        importlib.import_module(compiler)
+        compiler_module = importlib.import_module(compiler)
     except ImportError as error:
         raise ImportError(f"cuda.coop backend {name!r} needs the {compiler} package: "
                           f"pip install \"{extra}\"") from error
+    version = getattr(compiler_module, "__version__", "unknown")
+    if not str(version).startswith(SUPPORTED_VERSIONS[name]):
+        raise ImportError(f"cuda.coop backend {name!r} supports {compiler} "
+                          f"{', '.join(v + 'x' for v in SUPPORTED_VERSIONS[name])}; found "
+                          f"{version}: pip install \"{extra}\"")
     try:
         module = importlib.import_module(adapter)
     except ModuleNotFoundError as error:

@@ -10,6 +10,7 @@ configuration the planner required.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from numba_cuda_mlir import types
@@ -157,14 +158,21 @@ def _lower_tile(builder, target, args, kwargs, op):
             f"{{gpu.known_block_size = array<i32: {dims[0]}, {dims[1]}, {dims[2]}>}} {{\n"
             f"{body}\n    return\n  }}\n")
     try:
-        lowered = _compiler.run_pipeline(text, SITE_PIPELINE, source_name=filename,
-                                         generic=True)
+        lowered = _site_function(text, filename)
     except _compiler.PipelineError as error:
         messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
                              if severity == "error")
         raise CoopCompileError(messages or str(error)) from None
     _link(builder, lowered)
     func.call([], name, operands)
+
+
+@functools.lru_cache(maxsize=4096)
+def _site_function(text: str, filename: str) -> str:
+    """A site function in generic form. Kernels are specialized per launch
+    configuration and items_per_thread, so the same sites recur: lower each
+    once per process."""
+    return _compiler.run_pipeline(text, SITE_PIPELINE, source_name=filename, generic=True)
 
 
 def _static_payload(payload):
