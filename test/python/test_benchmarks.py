@@ -1,0 +1,30 @@
+"""The benchmark scripts keep working: their CPU halves run here (the GPU
+halves run on the H200, see docs/performance.md)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import coop_kernels as ck
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
+def test_tile_copy_build_step(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tile_copy.py"), "build",
+                             str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "tile_copy.cubin").stat().st_size > 0
+
+
+def test_compile_time_kernels_compile():
+    pytest.importorskip("numba_cuda_mlir")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import compile_time
+
+    compile_time.REPEATS = 1
+    for sites in (0, 3):
+        assert compile_time.time_numba(sites, sites > 0) > 0
