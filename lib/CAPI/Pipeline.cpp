@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -72,12 +73,25 @@ static void record(CoopPipelineResultImpl &result, Diagnostic &diag) {
                                   note.str()});
 }
 
+/// One context per thread, reused across calls: loading the dialects a
+/// lowering needs costs more than the lowering of a small function. Types and
+/// attributes are uniqued, so the context grows only with new content.
+static MLIRContext &threadContext() {
+  thread_local std::unique_ptr<MLIRContext> context = [] {
+    DialectRegistry registry;
+    coop::registerCoopAndUpstreamDialects(registry);
+    auto created = std::make_unique<MLIRContext>(registry,
+                                                 MLIRContext::Threading::DISABLED);
+    created->loadAllAvailableDialects();
+    return created;
+  }();
+  return *context;
+}
+
 static void run(CoopPipelineResultImpl &result, StringRef moduleText,
                 StringRef sourceName, StringRef pipeline, unsigned flags) {
-  DialectRegistry registry;
-  coop::registerCoopAndUpstreamDialects(registry);
   coop::registerCoopAndUpstreamPasses();
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  MLIRContext &context = threadContext();
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     record(result, diag);
     return success();
