@@ -159,30 +159,29 @@ class ThreadGroup:
             raise ValueError("nested partitions are unsupported: this group already comes "
                              "from group_by; partition this_warp() or this_block() directly")
         if self.kind == "warp":
-            if count > WARP_THREADS:
-                raise ValueError(f"a warp has {WARP_THREADS} lanes; cannot make groups of "
-                                 f"{count}")
-            if exhaustive and WARP_THREADS % count:
-                raise ValueError(f"an exhaustive partition must divide the warp's "
-                                 f"{WARP_THREADS} lanes; {count} does not (pass "
-                                 "exhaustive=False to allow a remainder)")
+            _check_partition("warp", WARP_THREADS, "lane", count, exhaustive)
             return ThreadGroup("threads_within_warp", self.hierarchy, self,
                                GroupByMapping(count, exhaustive, "thread"), "group_by")
         if self.kind == "block":
             size = self.static_size
             if size is not None:
-                warps = -(-size // WARP_THREADS)
-                if count > warps:
-                    raise ValueError(f"groups of {count} warps do not fit in a block of "
-                                     f"{warps} warps")
-                if exhaustive and warps % count:
-                    raise ValueError(f"an exhaustive partition must divide the block's "
-                                     f"{warps} warps; {count} does not (pass "
-                                     "exhaustive=False to allow a remainder)")
+                _check_partition("block", -(-size // WARP_THREADS), "warp", count, exhaustive)
             return ThreadGroup("warps_within_block", self.hierarchy, self,
                                GroupByMapping(count, exhaustive, "warp"), "group_by")
         raise ValueError(f"group_by partitions a warp (by threads) or a block (by warps); "
                          f"a {self.kind!r} group cannot be partitioned")
+
+
+def _check_partition(parent: str, units: int, unit: str, count: int, exhaustive: bool):
+    """Groups of `count` units must fit in the parent's `units`, and divide
+    them when the partition is exhaustive."""
+    if count > units:
+        raise ValueError(f"groups of {count} {unit}s do not fit in a {parent} of "
+                         f"{units} {unit}s")
+    if exhaustive and units % count:
+        raise ValueError(f"an exhaustive partition must divide the {parent}'s {units} "
+                         f"{unit}s; {count} does not (pass exhaustive=False to allow a "
+                         "remainder)")
 
 
 def this_thread() -> ThreadGroup:

@@ -20,6 +20,12 @@ Algorithm mlir::coop::getAlgorithm(Operation *op) {
   return cast<StoreOp>(op).getAlgorithm();
 }
 
+Value mlir::coop::getGroup(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return load.getGroup();
+  return cast<StoreOp>(op).getGroup();
+}
+
 FailureOr<TileGeometry> mlir::coop::getTileGeometry(Operation *op) {
   GroupType group;
   int64_t itemsPerThread;

@@ -1,6 +1,7 @@
 //===- InsertBarriers.cpp - the reuse barriers scratch needs --------------===//
 
 #include "coop/Dialect/Coop/Analysis/Barriers.h"
+#include "coop/Dialect/Coop/Analysis/Scratch.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 #include "coop/Dialect/Coop/Transforms/Passes.h"
 
@@ -19,12 +20,6 @@ using namespace mlir::coop;
 
 namespace {
 
-Value groupOf(Operation *op) {
-  if (auto load = dyn_cast<LoadOp>(op))
-    return load.getGroup();
-  return cast<StoreOp>(op).getGroup();
-}
-
 struct InsertBarriers : coop::impl::CoopInsertBarriersBase<InsertBarriers> {
   void runOnOperation() override {
     getOperation()->walk([&](FunctionOpInterface fn) {
@@ -38,7 +33,7 @@ struct InsertBarriers : coop::impl::CoopInsertBarriersBase<InsertBarriers> {
         const BarrierDecision &decision = it->second;
         OpBuilder builder(op);
         if (decision.before == BarrierKind::warp) {
-          builder.create<BarrierOp>(op->getLoc(), groupOf(op));
+          builder.create<BarrierOp>(op->getLoc(), getGroup(op));
           ++numWarpBarriers;
         } else if (decision.before == BarrierKind::block) {
           blockBarrier(builder, op->getLoc());

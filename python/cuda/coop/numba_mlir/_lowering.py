@@ -66,10 +66,6 @@ def _location(target):
     return filename, line, col
 
 
-def _to(builder, value, mlir_type):
-    return builder.mlir_convert(value, mlir_type)
-
-
 def _lower_tile(builder, target, args, kwargs, op):
     names = ("group", "memory", "payload")
     values = dict(zip(names, args))
@@ -110,7 +106,7 @@ def _lower_tile(builder, target, args, kwargs, op):
         if var is None or isinstance(builder.get_numba_type(var.name), types.NoneType):
             return None
         value = builder.load_var(var)
-        operands.append(_to(builder, value, mlir_type))
+        operands.append(builder.mlir_convert(value, mlir_type))
         params.append(str(mlir_type))
         return f"%a{len(operands) - 1}"
 

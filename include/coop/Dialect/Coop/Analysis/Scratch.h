@@ -66,6 +66,9 @@ Value getTempStorage(Operation *op);
 /// The algorithm of a load or store.
 Algorithm getAlgorithm(Operation *op);
 
+/// The group of a load or store.
+Value getGroup(Operation *op);
+
 } // namespace mlir::coop
 
 #endif // COOP_DIALECT_COOP_ANALYSIS_SCRATCH_H
