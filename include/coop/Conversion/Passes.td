@@ -32,7 +32,12 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
     `gpu.barrier`, `nvvm.bar.warp.sync` (with the logical warp's member
     mask), a named barrier (groups of warps) or cluster arrive/wait. The
     function's scratch becomes one workgroup `memref.global` (or dynamic
-    shared memory past 48 KiB) viewed at each op's offset.
+    shared memory past 48 KiB) viewed at each op's offset. A function whose
+    caller owns the scratch instead takes it as an argument marked
+    `coop.scratch` (a `memref<?xi8, #gpu.address_space<workgroup>>` at least
+    `coop.scratch_size` bytes long and aligned to `coop.scratch_alignment`):
+    that is how a host compiler plans a whole kernel's scratch and passes
+    each call its slice.
 
     ```mlir
     // coop.load %b, %src[%off] into %items algorithm = striped

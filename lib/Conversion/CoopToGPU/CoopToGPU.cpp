@@ -423,6 +423,19 @@ private:
     MLIRContext *ctx = fn->getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      if (!fn.getArgAttr(i, kScratchArgumentAttr))
+        continue;
+      auto type = dyn_cast<MemRefType>(fn.getArgument(i).getType());
+      if (!type || type.getRank() != 1 || !type.getElementType().isInteger(8) ||
+          !type.getLayout().isIdentity() || type.getMemorySpace() != workgroup)
+        return op->emitOpError("takes its scratch from argument ")
+               << i << ", which must be a memref<?xi8, "
+                  "#gpu.address_space<workgroup>>; got "
+               << fn.getArgument(i).getType();
+      scratchBuffer = fn.getArgument(i);
+      return scratchBuffer;
+    }
     OpBuilder b(ctx);
     b.setInsertionPointToStart(&fn.getFunctionBody().front());
     Location loc = fn.getLoc();

@@ -219,3 +219,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A caller that plans a whole kernel's scratch passes each function its
+// slice: the `coop.scratch` argument replaces the global, even past 48 KiB.
+// CHECK-LABEL: func.func @caller_owned
+// CHECK-SAME: (%[[SRC:.*]]: memref<?xf64>, %[[SCRATCH:.*]]: memref<?xi8, #gpu.address_space<workgroup>> {coop.scratch})
+// CHECK-NOT: gpu.dynamic_shared_memory
+// CHECK: memref.view %[[SCRATCH]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8448xf64, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.global
+module {
+  func.func @caller_owned(%src: memref<?xf64>,
+                          %scratch: memref<?xi8, #gpu.address_space<workgroup>> {coop.scratch})
+      attributes {gpu.known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<8xf64>
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xf64>, memref<8xf64>
+    return
+  }
+}

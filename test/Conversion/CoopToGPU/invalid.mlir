@@ -30,3 +30,15 @@ func.func @too_many_named_barriers() attributes {gpu.known_block_size = array<i3
   coop.barrier %p : !coop.group<warps_within_block, 1>
   return
 }
+
+// -----
+
+func.func @scratch_argument_type(%src: memref<?xi32>, %scratch: memref<?xi32> {coop.scratch})
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>, coop.scratch_size = 512 : i64,
+                coop.scratch_alignment = 16 : i64} {
+  %b = coop.this_block
+  %items = memref.alloca() : memref<2xi32>
+  // expected-error @+1 {{takes its scratch from argument 1, which must be a memref<?xi8, #gpu.address_space<workgroup>>; got 'memref<?xi32>'}}
+  coop.load %b, %src into %items algorithm = transpose {coop.scratch_offset = 0 : i64} : !coop.group<block>, memref<?xi32>, memref<2xi32>
+  return
+}

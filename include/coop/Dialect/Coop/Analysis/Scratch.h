@@ -24,6 +24,9 @@ inline constexpr llvm::StringLiteral kScratchOffsetAttr = "coop.scratch_offset";
 inline constexpr llvm::StringLiteral kScratchSizeAttr = "coop.scratch_size";
 inline constexpr llvm::StringLiteral kScratchAlignmentAttr = "coop.scratch_alignment";
 inline constexpr llvm::StringLiteral kDynamicSharedMemoryAttr = "coop.dynamic_shared_memory";
+/// Marks the function argument that holds the function's scratch buffer,
+/// when the caller owns it.
+inline constexpr llvm::StringLiteral kScratchArgumentAttr = "coop.scratch";
 
 /// A load or store tile in a block of known size.
 struct TileGeometry {
