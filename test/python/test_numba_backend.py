@@ -237,6 +237,33 @@ def test_dtype_from_typed_assignments():
     assert ".local" not in ptx
 
 
+def test_dtype_from_slices_and_shared_arrays():
+    import numpy
+
+    def from_slice(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(2)
+        coop.load(block, src[4:], items)
+        coop.store(block, dst, items)
+
+    ptx = _compile(from_slice, [F32, F32]).metadata["ptx"]
+    assert "ld.global.f32" in ptx and "st.global.f32" in ptx
+
+    def from_shared(dst):
+        block = coop.this_block()
+        tile = cuda.shared.array(256, numpy.float64)
+        tile[cuda.threadIdx.x] = cuda.threadIdx.x
+        tile[cuda.threadIdx.x + 128] = 0
+        cuda.syncthreads()
+        items = coop.ThreadData(2)
+        coop.load(block, tile, items, algorithm="striped")
+        for i in range(2):
+            dst[cuda.threadIdx.x * 2 + i] = items[i]
+
+    ptx = _compile(from_shared, [types.float64[::1]]).metadata["ptx"]
+    assert "ld.shared.f64" in ptx
+
+
 def test_error_conflicting_typed_assignments():
     import numpy as np
 

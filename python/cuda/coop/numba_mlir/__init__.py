@@ -47,10 +47,11 @@ def _activate() -> None:
         return
     from numba_cuda_mlir.extending import register_planner
 
-    from . import _lowering, _typing  # noqa: F401 -- registrations happen on import
+    from . import _kernel_plan, _lowering, _typing  # noqa: F401 -- registrations on import
     from ._planner import CoopPlanner
 
     register_planner(CoopPlanner)
+    _kernel_plan.install()
     _active = True
 
 

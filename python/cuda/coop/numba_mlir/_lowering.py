@@ -3,33 +3,32 @@ function that our MLIR (the coop dialect and its passes, through
 cuda.coop._compiler) builds for that call site.
 
 Only IR we emit crosses into Numba's MLIR, in generic form: the site
-function and its shared scratch buffer (a workgroup memref.global). Numba's
-own pipeline then inlines the call. Launch facts come from the launch
+function, which Numba's own pipeline inlines. A site that needs scratch
+takes its slice as an argument: a stand-in until `_kernel_plan.py` plans the
+kernel's scratch and barriers as a whole. Launch facts come from the launch
 configuration the planner required.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import arith, func
+from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 from numba_cuda_mlir.lowering_utilities import link
 
 from .. import _compiler, _groups, _markers
+from . import _kernel_plan
+from ._errors import CoopCompileError
+from ._planner import _root
+from ._sites import SCRATCH_TYPE, Site
 from ._types import GroupType, TempStorageType
 
 SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
 BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
                     "warp_transpose_timesliced")
-SCRATCH_ALGORITHMS = ("transpose", "warp_transpose", "warp_transpose_timesliced")
-
-
-class CoopCompileError(Exception):
-    """A cuda.coop call that cannot be compiled as written."""
 
 
 def _dummy(builder, target):
@@ -98,69 +97,61 @@ def _lower_tile(builder, target, args, kwargs, op):
     memory = builder.load_var(values["memory"])
     payload = _static_payload(builder.load_var(values["payload"]))
     element = ir.MemRefType(memory.type).element_type
-    operands, params = [memory, payload], [str(memory.type), str(payload.type)]
+    operands = [memory, payload]
     i64 = ir.IntegerType.get_signless(64)
 
     def optional(name, mlir_type):
         var = options.get(name)
         if var is None or isinstance(builder.get_numba_type(var.name), types.NoneType):
-            return None
-        value = builder.load_var(var)
-        operands.append(builder.mlir_convert(value, mlir_type))
-        params.append(str(mlir_type))
-        return f"%a{len(operands) - 1}"
+            return False
+        operands.append(builder.mlir_convert(builder.load_var(var), mlir_type))
+        return True
 
-    offset = optional("offset", i64)
-    valid = optional("valid_items", i64)
-    oob = optional("oob_default", element) if op == "load" else None
+    has_offset = optional("offset", i64)
+    has_valid = optional("valid_items", i64)
+    has_oob = optional("oob_default", element) if op == "load" else False
 
-    storage_attrs = None
+    storage, storage_key = None, None
     if "temp_storage" in options:
         storage_type = builder.get_numba_type(options["temp_storage"].name)
         if isinstance(storage_type, TempStorageType):
-            storage_attrs = storage_type.mlir_attributes
+            storage = storage_type.mlir_attributes
+            storage_key = _root(builder.func_ir, options["temp_storage"]).name
 
-    dims = _block_dims(builder, where)
-    group = group_type.mlir
-    lines = _group_ops(group_type)
-    if storage_attrs is not None:
-        lines.append(f"    %ts = coop.temp_storage {storage_attrs}")
-    index_of = {}
-    for name, ref in (("offset", offset), ("valid", valid)):
-        if ref:
-            lines.append(f"    %{name} = arith.index_cast {ref} : i64 to index")
-            index_of[name] = f"%{name}"
-    # Per-site scratch is reused by the next execution of the site (a loop):
-    # until whole-kernel planning, a leading barrier of the group protects it.
-    if algorithm in SCRATCH_ALGORITHMS and storage_attrs is None:
-        lines.append(f"    coop.barrier %g : {group}")
-    alg = "" if algorithm == "direct" else f" algorithm = {algorithm}"
-    valid_text = f" valid_items = {index_of['valid']}" if valid else ""
-    storage_text = " temp_storage = %ts" if storage_attrs is not None else ""
-    offset_text = f"[{index_of['offset']}]" if offset else ""
-    loc = f'loc("{filename}":{line}:{col})'
-    if op == "load":
-        oob_text = f" oob_default = {oob} : {element}" if oob else ""
-        lines.append(f"    coop.load %g, %a0{offset_text} into %a1{alg}{valid_text}{oob_text}"
-                     f"{storage_text} : {group}, {params[0]}, {params[1]} {loc}")
-    else:
-        lines.append(f"    coop.store %g, %a1 into %a0{offset_text}{alg}{valid_text}"
-                     f"{storage_text} : {group}, {params[1]}, {params[0]} {loc}")
-    signature = ", ".join(f"%a{i}: {t}" for i, t in enumerate(params))
-    body = "\n".join(lines)
-    digest = hashlib.sha1(f"{op}{signature}{body}{dims}".encode()).hexdigest()[:16]
-    name = f"__coop_{op}_{digest}"
-    text = (f"func.func private @{name}({signature}) attributes "
-            f"{{gpu.known_block_size = array<i32: {dims[0]}, {dims[1]}, {dims[2]}>}} {{\n"
-            f"{body}\n    return\n  }}\n")
+    site = Site(op=op, group=group_type, algorithm=algorithm, memory_type=str(memory.type),
+                payload_type=str(payload.type), element_type=str(element),
+                block_dims=_block_dims(builder, where), has_offset=has_offset,
+                has_valid=has_valid, has_oob=has_oob, storage=storage, filename=filename,
+                line=line, col=col)
+    name, text = site.function()
+    link_into(builder.mlir_module, _lower_function(text, filename))
+    if site.uses_scratch:
+        operands.append(_unplanned_scratch(builder))
+    call = func.call([], name, operands)
+    _kernel_plan.mark_site(call, site, storage_key)
+
+
+def _lower_function(text: str, filename: str) -> str:
     try:
-        lowered = _site_function(text, filename)
+        return _site_function(text, filename)
     except _compiler.PipelineError as error:
         messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
                              if severity == "error")
         raise CoopCompileError(messages or str(error)) from None
-    _link(builder, lowered)
-    func.call([], name, operands)
+
+
+def _unplanned_scratch(builder):
+    """A stand-in for the site's slice of scratch, until the kernel plan
+    (`_kernel_plan.py`) replaces it: a view of an empty workgroup buffer."""
+    module = link._find_link_target(builder.mlir_module.operation)
+    if _kernel_plan.UNPLANNED not in symbol_names(module):
+        with ir.InsertionPoint(module):
+            memref.global_(sym_name=_kernel_plan.UNPLANNED,
+                           type_=ir.MemRefType.parse(_kernel_plan.UNPLANNED_TYPE),
+                           sym_visibility="private", alignment=16)
+    empty = memref.get_global(ir.MemRefType.parse(_kernel_plan.UNPLANNED_TYPE),
+                              _kernel_plan.UNPLANNED)
+    return memref.cast(ir.MemRefType.parse(SCRATCH_TYPE), empty)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -183,29 +174,24 @@ def _static_payload(payload):
     return payload
 
 
-def _group_ops(group_type: GroupType) -> list[str]:
-    """The dialect ops that make the call's group %g."""
-    if group_type.kind == "threads_within_warp":
-        return ["    %w = coop.this_warp",
-                f"    %g = coop.group_by %w : !coop.group<warp> -> {group_type.mlir}"]
-    if group_type.kind == "warps_within_block":
-        return ["    %b = coop.this_block",
-                f"    %g = coop.group_by %b : !coop.group<block> -> {group_type.mlir}"]
-    return [f"    %g = coop.this_{group_type.kind}"]
+def symbol_names(block) -> set[str]:
+    """The symbols defined in a gpu.module's body."""
+    return {ir.StringAttr(op.operation.attributes["sym_name"]).value
+            for op in block.operations if "sym_name" in op.operation.attributes}
 
 
-def _link(builder, text: str) -> None:
-    """Adds the site function and its scratch global to Numba's gpu.module."""
-    module = ir.Module.parse(text)
-    target = link._find_link_target(builder.mlir_module.operation)
-    existing = link._get_existing_names(target)
-    for op in module.body.operations:
+def link_into(module, text: str) -> None:
+    """Adds a lowered function and the globals it uses to Numba's gpu.module."""
+    parsed = ir.Module.parse(text)
+    target = link._find_link_target(module.operation)
+    existing = symbol_names(target)
+    for op in parsed.body.operations:
         if op.operation.name == "memref.global":
             name = op.attributes["sym_name"].value
             if name not in existing:
                 target.append(op.operation.clone().detach_from_parent())
                 existing.add(name)
-    link.link_inplace(builder.mlir_module, module)
+    link.link_inplace(module, parsed)
 
 
 @lowering_registry.lower(_markers.load, types.VarArg(types.Any))

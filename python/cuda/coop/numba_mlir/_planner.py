@@ -5,7 +5,9 @@
 * `ThreadData(items_per_thread)` needs a compile-time count: a literal, or a
   kernel argument, which becomes a literal (one specialization per value).
 * Its element type comes from `dtype=`, from the array of the load that
-  fills it or the store that reads it, or from typed assignments
+  fills it or the store that reads it (a kernel argument, a slice or row of
+  one, a `cuda.shared.array`/`cuda.local.array` with its dtype), or from
+  typed assignments
   (`items[i] = numpy.int32(x)` or `types.int32(x)`).
 * `ThreadData` then becomes a Numba local array, and `items.items_per_thread`
   the constant count.
@@ -41,6 +43,20 @@ def _resolve(func_ir, var):
     return None
 
 
+def _scalar_type(value):
+    """The Numba scalar type a Numba or NumPy type object names, or None."""
+    import numpy
+    from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
+
+    if isinstance(value, types.Number):
+        return value
+    if isinstance(value, type) and issubclass(value, numpy.number):
+        return from_dtype(numpy.dtype(value))
+    if isinstance(value, numpy.dtype):
+        return from_dtype(value)
+    return None
+
+
 def _rebuild_definitions(func_ir):
     from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
 
@@ -53,13 +69,10 @@ def _root(func_ir, var):
     seen = set()
     while var.name not in seen:
         seen.add(var.name)
-        try:
-            definition = func_ir.get_definition(var)
-        except Exception:
+        definitions = func_ir._definitions.get(var.name, [])
+        if len(definitions) != 1 or not isinstance(definitions[0], nir.Var):
             return var
-        if not isinstance(definition, nir.Var):
-            return var
-        var = definition
+        var = definitions[0]
     return var
 
 
@@ -83,6 +96,9 @@ class CoopPlanner(WholeFunctionPlanner):
                 "inline the helper into its kernel with "
                 "@cuda.jit(device=True, inline='always')")
         require_launch_config(self.state)
+        # Inlining device helpers binds their parameters with new assignments
+        # that the recorded definitions may not list yet.
+        func_ir._definitions = _rebuild_definitions(func_ir)
         changed = self._literal_counts(func_ir, calls)
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
@@ -140,26 +156,47 @@ class CoopPlanner(WholeFunctionPlanner):
         for _, _, other, target in calls:
             if target in (_markers.load, _markers.store) and len(other.value.args) >= 3 \
                     and _root(func_ir, other.value.args[2]).name == items:
-                array = _root(func_ir, other.value.args[1])
-                definition = func_ir.get_definition(array)
-                if isinstance(definition, nir.Arg):
-                    array_type = self.state.args[definition.index]
-                    if isinstance(array_type, types.Array):
-                        return None, array_type.dtype
+                dtype = self._array_dtype(func_ir, other.value.args[1])
+                if dtype is not None:
+                    return None, dtype
         typed = self._assigned_type(func_ir, items)
         if typed is not None:
             return None, typed
         raise TypingError(
             "cannot infer the element type of this ThreadData: no coop.load fills it and "
-            "no coop.store reads it from a kernel array argument; pass dtype=, e.g. "
+            "no coop.store reads it from an array whose element type is known before "
+            "typing (a kernel argument, a slice of one, or a cuda.shared/local array with "
+            "its dtype); pass dtype=, e.g. "
             "coop.ThreadData(items_per_thread, dtype=numpy.int32)", loc=call.loc)
+
+    def _array_dtype(self, func_ir, var, depth=0):
+        """The element type of an array known before typing: a kernel
+        argument, a slice or row of one, or a `cuda.shared.array` /
+        `cuda.local.array` with its dtype spelled out. None otherwise."""
+        if depth > 16:
+            return None
+        try:
+            definition = func_ir.get_definition(_root(func_ir, var))
+        except Exception:
+            return None
+        if isinstance(definition, nir.Arg):
+            array_type = self.state.args[definition.index]
+            return array_type.dtype if isinstance(array_type, types.Array) else None
+        if not isinstance(definition, nir.Expr):
+            return None
+        if definition.op in ("getitem", "static_getitem"):
+            return self._array_dtype(func_ir, definition.value, depth + 1)
+        if definition.op == "call" and _resolve(func_ir, definition.func) in (
+                cuda.shared.array, cuda.local.array):
+            kws = dict(definition.kws)
+            dtype = kws.get("dtype") or (definition.args[1] if len(definition.args) > 1
+                                         else None)
+            return _scalar_type(_resolve(func_ir, dtype)) if dtype is not None else None
+        return None
 
     def _assigned_type(self, func_ir, items):
         """The scalar type of values stored into the payload by `items[i] = T(x)`
         with T a Numba or NumPy scalar type; None when there is none."""
-        from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
-        import numpy
-
         found = set()
         for block in func_ir.blocks.values():
             for stmt in block.body:
@@ -169,11 +206,9 @@ class CoopPlanner(WholeFunctionPlanner):
                 definition = func_ir.get_definition(stmt.value)
                 if not (isinstance(definition, nir.Expr) and definition.op == "call"):
                     continue
-                constructor = _resolve(func_ir, definition.func)
-                if isinstance(constructor, types.Number):
-                    found.add(constructor)
-                elif isinstance(constructor, type) and issubclass(constructor, numpy.number):
-                    found.add(from_dtype(numpy.dtype(constructor)))
+                scalar = _scalar_type(_resolve(func_ir, definition.func))
+                if scalar is not None:
+                    found.add(scalar)
         if len(found) > 1:
             raise TypingError("the values assigned to this ThreadData have different types ("
                               + ", ".join(sorted(map(str, found)))

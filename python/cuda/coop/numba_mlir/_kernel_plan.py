@@ -1,0 +1,342 @@
+"""Whole-kernel scratch planning for Numba kernels.
+
+Each scratch-using call site is lowered to a function that takes its slice of
+scratch as an argument (`_sites.py`). Before Numba optimizes a kernel, this
+module plans all its sites together with our passes, without handing Numba's
+IR to our MLIR (DESIGN.md: the two MLIRs do not share IR):
+
+1. it writes the kernel's skeleton in the coop dialect: the same blocks and
+   branches, each site as its coop.load/coop.store, the kernel's own block
+   barriers, and the launch's block size;
+2. `coop-plan-scratch,coop-insert-barriers` place every slice and the reuse
+   barriers the plan needs (none between a transpose load and its matching
+   store; a shared descriptor's uses share one slice);
+3. it patches Numba's kernel: one workgroup buffer of the planned size (or
+   dynamic shared memory past 48 KiB, requested from the launch), a view at
+   each site's offset passed to its call, and a call to a barrier function
+   where the plan put a barrier.
+"""
+
+from __future__ import annotations
+
+from numba_cuda_mlir._mlir import ir
+from numba_cuda_mlir._mlir.dialects import arith, func, gpu, memref
+from numba_cuda_mlir._whole_function_planners import _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY
+from numba_cuda_mlir.lowering_utilities import context as numba_context
+from numba_cuda_mlir.lowering_utilities import link
+
+from .. import _compiler
+from ._errors import CoopCompileError
+from ._sites import SCRATCH_TYPE, Site, barrier_function
+from ._types import GroupType
+
+UNPLANNED = "__coop_scratch_unplanned"
+UNPLANNED_TYPE = "memref<0xi8, #gpu.address_space<workgroup>>"
+PLAN_PIPELINE = "coop-plan-scratch,coop-insert-barriers"
+STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit
+
+_sites: dict[str, Site] = {}  # site function name -> the site it lowers
+
+
+def mark_site(call, site: Site, storage_key: str | None) -> None:
+    """Records a lowered call of `site` for the kernel plan."""
+    if not site.uses_scratch:
+        return
+    _sites[ir.FlatSymbolRefAttr(call.attributes["callee"]).value] = site
+    call.attributes[STORAGE_ATTR] = ir.StringAttr.get(storage_key or "")
+
+
+def install() -> None:
+    """Plans every kernel's scratch before Numba optimizes it: wraps
+    numba_cuda_mlir.mlir_optimization.optimize, which Numba looks up at each
+    call (../shared/numba-facts.md, splice point)."""
+    import numba_cuda_mlir.mlir_optimization as optimization
+
+    original = optimization.optimize
+    if getattr(original, "_coop_plans_scratch", False):
+        return
+
+    def optimize(cres, *args, **kwargs):
+        module = cres.metadata.get("mlir_module")
+        if module is not None:
+            with numba_context.get_context(), ir.Location.unknown():
+                plan_module(module, cres.metadata)
+        return original(cres, *args, **kwargs)
+
+    optimize._coop_plans_scratch = True
+    optimization.optimize = optimize
+
+
+def plan_module(module, metadata: dict) -> None:
+    functions = []
+
+    def visit(op):
+        if op.name in ("gpu.func", "func.func"):
+            sites = _marked_calls(op)
+            if sites:
+                functions.append((op, sites))
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    for function, sites in functions:
+        _plan_function(module, function, sites, metadata)
+    if functions:
+        _erase_unplanned(module)
+
+
+def _marked_calls(function) -> list:
+    calls = []
+
+    def visit(op):
+        if op.name == "func.call" and STORAGE_ATTR in op.attributes:
+            calls.append(op.opview)
+        return ir.WalkResult.ADVANCE
+
+    function.walk(visit)
+    return calls
+
+
+def _callee(call) -> str:
+    return ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+
+
+def _plan_function(module, function, calls, metadata: dict) -> None:
+    sites = [_sites[_callee(call)] for call in calls]
+    body = function.regions[0]
+    for call, site in zip(calls, sites):
+        if call.operation.parent != function:
+            raise CoopCompileError(
+                f"{site.filename}:{site.line}: cuda.coop cannot plan scratch for a call "
+                f"nested in {call.operation.parent.name}; call it from the kernel's own "
+                "control flow")
+    # A kernel runs once per thread; any other function may be called again
+    # while its scratch is still being read.
+    text = _skeleton(body, calls, sites, repeated=function.name != "gpu.func")
+    try:
+        planned = _compiler.run_pipeline(text, PLAN_PIPELINE, source_name=sites[0].filename,
+                                         generic=True)
+    except _compiler.PipelineError as error:
+        messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
+                             if severity == "error")
+        raise CoopCompileError(messages or str(error)) from None
+    plan = _read_plan(planned)
+    _patch(module, function, calls, sites, plan, metadata)
+
+
+def _skeleton(body, calls, sites, repeated: bool = False) -> str:
+    """The kernel's control flow with only its sites and block barriers, in
+    the coop dialect. `repeated` adds an edge from every return back to the
+    start, for a function that may run more than once."""
+    blocks = list(body.blocks)
+    label = {block: f"^bb{i + repeated}" for i, block in enumerate(blocks)}
+    site_of = {call.operation: k for k, call in enumerate(calls)}
+    params, storages, lines = [], {}, []
+    for k, site in enumerate(sites):
+        types = [("index" if t == "i64" and 2 <= i < 2 + site.has_offset + site.has_valid
+                  else t) for i, t in enumerate(site.value_types)]
+        params += [f"%s{k}_{i}: {t}" for i, t in enumerate(types)]
+    conditions = 0
+    if repeated:
+        lines.append("cf.br ^bb1")
+    for i, block in enumerate(blocks):
+        if i or repeated:
+            lines.append(f"{label[block]}:")
+        for op in block.operations:
+            operation = op.operation
+            if operation in site_of:
+                k = site_of[operation]
+                site = sites[k]
+                key = ir.StringAttr(operation.attributes[STORAGE_ATTR]).value
+                storage = None
+                if site.storage is not None:
+                    storage = storages.setdefault(key, (f"%ts{len(storages)}", site.storage))[0]
+                operands = [f"%s{k}_{j}" for j in range(len(site.value_types))]
+                lines += site.op_lines(f"s{k}_", operands, storage,
+                                       attributes=f"{{coop.site = {k} : i64}}")
+            elif operation.name == "gpu.barrier":
+                lines.append("gpu.barrier")
+        terminator = block.operations[len(block.operations) - 1].operation
+        successors = [label[s] for s in terminator.successors]
+        if not successors and repeated:
+            params.append(f"%c{conditions}: i32")
+            lines.append(f"cf.switch %c{conditions} : i32, [default: ^exit, 1: ^bb1]")
+            conditions += 1
+        elif not successors:
+            lines.append("return")
+        elif len(successors) == 1:
+            lines.append(f"cf.br {successors[0]}")
+        else:
+            params.append(f"%c{conditions}: i32")
+            cases = ", ".join(f"{j}: {s}" for j, s in enumerate(successors[1:], 1))
+            lines.append(f"cf.switch %c{conditions} : i32, [default: {successors[0]}, {cases}]")
+            conditions += 1
+    if repeated:
+        lines += ["^exit:", "return"]
+    descriptors = [f"{name} = coop.temp_storage {attrs}" for name, attrs in storages.values()]
+    x, y, z = sites[0].block_dims
+    return (f"func.func @kernel({', '.join(params)}) attributes "
+            f"{{gpu.known_block_size = array<i32: {x}, {y}, {z}>}} {{\n  "
+            + "\n  ".join(descriptors + lines) + "\n}\n")
+
+
+class _Plan:
+    def __init__(self):
+        self.size = 0
+        self.alignment = 16
+        self.dynamic = False
+        self.offsets: dict[int, int] = {}
+        # (site, "before" or "after", barrier group type)
+        self.barriers: list[tuple[int, str, str]] = []
+
+
+def _read_plan(text: str) -> _Plan:
+    """Slices and barriers of the planned skeleton. Inserted barriers sit
+    right before a site (a reuse barrier) or right after it (auto_sync); where
+    both are true, the two places are the same program point for scratch."""
+    plan = _Plan()
+    with ir.Context() as context, ir.Location.unknown():
+        context.allow_unregistered_dialects = True
+        module = ir.Module.parse(text)
+        function = module.body.operations[0].operation
+        attributes = function.attributes
+        if "coop.scratch_size" in attributes:
+            plan.size = ir.IntegerAttr(attributes["coop.scratch_size"]).value
+            plan.alignment = ir.IntegerAttr(attributes["coop.scratch_alignment"]).value
+        plan.dynamic = "coop.dynamic_shared_memory" in attributes
+        for block in function.regions[0].blocks:
+            ops = [op.operation for op in block.operations]
+            for i, op in enumerate(ops):
+                if op.name in ("coop.load", "coop.store") and "coop.site" in op.attributes:
+                    site = ir.IntegerAttr(op.attributes["coop.site"]).value
+                    plan.offsets[site] = ir.IntegerAttr(op.attributes["coop.scratch_offset"]).value
+                if op.name != "coop.barrier":
+                    continue
+                group = str(op.operands[0].type)
+                placed = _adjacent_site(ops, i, 1, "before") or _adjacent_site(ops, i, -1, "after")
+                if placed is None:
+                    raise CoopCompileError("internal error: a planned barrier is not next to a "
+                                           "cuda.coop call")
+                plan.barriers.append((*placed, group))
+    return plan
+
+
+def _adjacent_site(ops, i, step, where):
+    """The site next to the barrier at `i` in direction `step`, skipping the
+    ops that make groups and other inserted barriers."""
+    i += step
+    while 0 <= i < len(ops) and ops[i].name in ("coop.this_block", "coop.this_warp",
+                                                 "coop.group_by", "coop.barrier"):
+        i += step
+    if 0 <= i < len(ops) and "coop.site" in ops[i].attributes:
+        return ir.IntegerAttr(ops[i].attributes["coop.site"]).value, where
+    return None
+
+
+def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
+    from ._lowering import _lower_function, link_into, symbol_names
+
+    workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
+    scratch_type = ir.MemRefType(ir.Type.parse(SCRATCH_TYPE))
+    entry = function.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), function.location:
+        if plan.dynamic:
+            _check_dynamic_shared_memory(function, sites[0])
+            buffer = gpu.dynamic_shared_memory(scratch_type)
+            metadata[_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
+                metadata.get(_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, 0), plan.size)
+        else:
+            buffer_type = ir.MemRefType.get([plan.size], ir.IntegerType.get_signless(8),
+                                            memory_space=workgroup)
+            name = _scratch_global(module, function, buffer_type, plan.alignment)
+            buffer = memref.get_global(buffer_type, name)
+
+    for k, call in enumerate(calls):
+        offset = plan.offsets[k]
+        with ir.InsertionPoint(call), call.location:
+            start = arith.constant(ir.IndexType.get(), offset)
+            length = arith.constant(ir.IndexType.get(), plan.size - offset)
+            view = memref.view(scratch_type, buffer, start, [length])
+        unplanned = call.operands[len(call.operands) - 1]
+        call.operands[len(call.operands) - 1] = view
+        _erase_if_unused(unplanned)
+        del call.attributes[STORAGE_ATTR]
+
+    for k, where, group_type in plan.barriers:
+        call = calls[k]
+        group = sites[k].group if group_type == sites[k].group.mlir else GroupType("block")
+        name, text = barrier_function(group, sites[k].block_dims)
+        link_into(module, _lower_function(text, sites[k].filename))
+        at = call if where == "before" else _next_op(call)
+        with ir.InsertionPoint(at), call.location:
+            func.call([], name, [])
+
+
+def _check_dynamic_shared_memory(function, site: Site) -> None:
+    uses = []
+
+    def visit(op):
+        if op.name == "gpu.dynamic_shared_memory":
+            uses.append(op)
+        return ir.WalkResult.ADVANCE
+
+    function.walk(visit)
+    if uses:
+        raise CoopCompileError(
+            f"{site.filename}:{site.line}: cuda.coop's scratch for this kernel is past 48 KiB, "
+            "so it needs dynamic shared memory, which the kernel also uses for its own "
+            "dynamic shared arrays; use fewer items per thread or a smaller block, or "
+            "static shared arrays")
+
+
+def _scratch_global(module, function, buffer_type, alignment: int) -> str:
+    from ._lowering import symbol_names
+
+    target = link._find_link_target(module.operation)
+    existing = symbol_names(target)
+    base = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
+    name, n = base, 0
+    while name in existing:
+        n += 1
+        name = f"{base}_{n}"
+    with ir.InsertionPoint(target), function.location:
+        memref.global_(sym_name=name, type_=buffer_type, sym_visibility="private",
+                       alignment=alignment)
+    return name
+
+
+def _next_op(call):
+    ops = list(call.operation.block.operations)
+    index = next(i for i, op in enumerate(ops) if op.operation == call.operation)
+    return ops[index + 1]
+
+
+def _erase_if_unused(value) -> None:
+    """Erases the chain of ops that made `value` once nothing uses it."""
+    op = value.owner
+    while isinstance(op, ir.OpView) and not list(op.result.uses):
+        operands = list(op.operands)
+        op.operation.erase()
+        if not operands:
+            return
+        op = operands[0].owner
+
+
+def _erase_unplanned(module) -> None:
+    target = link._find_link_target(module.operation)
+    used = []
+
+    def visit(op):
+        if op.name == "memref.get_global" and \
+                ir.FlatSymbolRefAttr(op.attributes["name"]).value == UNPLANNED:
+            used.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if used:
+        return
+    for op in target.operations:
+        if op.operation.name == "memref.global" and \
+                ir.StringAttr(op.operation.attributes["sym_name"]).value == UNPLANNED:
+            op.operation.erase()
+            return

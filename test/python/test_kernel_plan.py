@@ -1,0 +1,235 @@
+"""Whole-kernel scratch planning in the Numba backend, compile-only: one
+buffer per kernel, slices shared or exclusive as the spec says, reuse
+barriers only where the passes' analysis needs them."""
+
+import re
+
+import pytest
+
+pytest.importorskip("numba_cuda_mlir")
+
+import numba_compile as nc  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+
+from cuda import coop  # noqa: E402
+from cuda.coop.numba_mlir import _kernel_plan  # noqa: E402
+
+I32 = types.int32[::1]
+F64 = types.float64[::1]
+
+
+@pytest.fixture
+def plans(monkeypatch):
+    """The plans made while the test compiles."""
+    made = []
+    read = _kernel_plan._read_plan
+
+    def capture(text):
+        plan = read(text)
+        made.append(plan)
+        return plan
+
+    monkeypatch.setattr(_kernel_plan, "_read_plan", capture)
+    return made
+
+
+def _compile(kernel, argtypes, block=(128,)):
+    return nc.compile_for_launch(cuda.jit(kernel), argtypes, block).metadata
+
+
+def _shared_bytes(ptx):
+    return [int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx)]
+
+
+def _block_barriers(ptx):
+    """Block barriers in the kernel (the PTX also keeps the site functions)."""
+    kernel = ptx[ptx.index(".entry"):]
+    kernel = kernel[:kernel.index("\n}\n")]
+    return len(re.findall(r"\bbar\.sync\b|\bbarrier\.sync\b", kernel))
+
+
+def test_transpose_load_then_store_share_one_slice_and_no_reuse_barrier(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, algorithm="transpose")
+        coop.store(block, dst, items, algorithm="transpose")
+
+    metadata = _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.size == 128 * 4 * 4 and plan.offsets == {0: 0, 1: 0}
+    assert plan.barriers == []
+    assert _shared_bytes(metadata["ptx"]) == [2048]
+    # Only the exchanges' own barriers, one each (CUB's idiom has a third).
+    assert _block_barriers(metadata["ptx"]) == 2
+
+
+def test_load_after_load_gets_a_block_barrier(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        first = coop.ThreadData(4)
+        second = coop.ThreadData(4)
+        coop.load(block, src, first, algorithm="transpose")
+        coop.load(block, src, second, offset=512, algorithm="transpose")
+        for i in range(4):
+            dst[cuda.threadIdx.x * 4 + i] = first[i] + second[i]
+
+    _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.offsets == {0: 0, 1: 0}
+    assert plan.barriers == [(1, "before", "!coop.group<block>")]
+
+
+def test_loop_reuse_across_iterations(plans):
+    def kernel(src, dst, tiles):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        for tile in range(tiles):
+            coop.load(block, src, items, offset=tile * 512, algorithm="transpose")
+            if tile % 2 == 0:
+                coop.store(block, dst, items, offset=tile * 512, algorithm="transpose")
+
+    _compile(kernel, [I32, I32, types.int32])
+    (plan,) = plans
+    # The next iteration's load may follow a load (odd tiles): it needs the
+    # barrier; the store follows its matching load and needs none.
+    assert plan.barriers == [(0, "before", "!coop.group<block>")]
+
+
+def test_shared_descriptor_with_auto_sync(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        scratch = coop.TempStorage(alignment=16, auto_sync=True)
+        items = coop.ThreadData(4)
+        for tile in range(2):
+            offset = tile * 512
+            coop.load(block, src, items, offset=offset, algorithm="transpose",
+                      temp_storage=scratch)
+            coop.store(block, dst, items, offset=offset, algorithm="transpose",
+                       temp_storage=scratch)
+
+    metadata = _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.offsets == {0: 0, 1: 0}
+    # A barrier after each use: after the load is before the store.
+    assert sorted(plan.barriers) == [(1, "after", "!coop.group<block>"),
+                                     (1, "before", "!coop.group<block>")]
+    assert _shared_bytes(metadata["ptx"]) == [2048]
+
+
+def test_exclusive_descriptor_gives_each_call_its_slice(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        scratch = coop.TempStorage(sharing="exclusive")
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, algorithm="transpose", temp_storage=scratch)
+        coop.store(block, dst, items, algorithm="transpose", temp_storage=scratch)
+
+    metadata = _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.offsets == {0: 0, 1: 2048} and plan.barriers == []
+    assert _shared_bytes(metadata["ptx"]) == [4096]
+
+
+def test_implicit_and_explicit_storage_get_separate_regions(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        scratch = coop.TempStorage()
+        items = coop.ThreadData(2)
+        coop.load(block, src, items, algorithm="transpose", temp_storage=scratch)
+        coop.store(block, dst, items, algorithm="warp_transpose")
+
+    _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.offsets == {0: 1024, 1: 0} and plan.size == 2048
+
+
+def test_warp_exchanges_reuse_with_a_warp_barrier(plans):
+    def kernel(src, dst):
+        warp = coop.this_warp()
+        items = coop.ThreadData(4)
+        coop.load(warp, src, items, algorithm="transpose")
+        coop.load(warp, src, items, offset=128, algorithm="transpose")
+        coop.store(warp, dst, items, algorithm="direct")
+
+    _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.barriers == [(1, "before", "!coop.group<warp>")]
+
+
+def test_past_48_kib_is_dynamic_shared_memory(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(8)
+        coop.load(block, src, items, algorithm="transpose")
+        coop.store(block, dst, items, algorithm="transpose")
+
+    metadata = _compile(kernel, [F64, F64], block=(1024,))
+    (plan,) = plans
+    assert plan.dynamic and plan.size == 8448 * 8
+    assert metadata["required_dynamic_shared_memory"] == 8448 * 8
+    # Numba's dynamic shared memory symbol, as its own dynamic shared arrays use.
+    assert "__dynamic_shmem__" in metadata["ptx"] and not _shared_bytes(metadata["ptx"])
+
+
+def test_kernels_without_scratch_are_not_planned(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, algorithm="vectorize")
+        coop.store(block, dst, items, algorithm="striped")
+
+    metadata = _compile(kernel, [I32, I32])
+    assert plans == [] and not _shared_bytes(metadata["ptx"])
+    assert "__coop_scratch" not in metadata["ptx"]
+
+
+def test_gpu_suite_kernels_compile_without_local_memory():
+    import test_kernel_plan_gpu as gpu_suite
+
+    for kernel, (argtypes, block) in gpu_suite.KERNELS.items():
+        cres = nc.compile_for_launch(kernel, argtypes, block)
+        report = nc.ptxas_report(cres.metadata["ptx"])
+        assert not nc.local_memory(report), (kernel.py_func.__name__, report)
+
+
+def test_functions_other_than_kernels_are_planned_for_repeated_calls():
+    """A device function that still holds a site when Numba optimizes (not
+    inlined first) may run again while its scratch is being read: its one
+    load gets a reuse barrier before it."""
+    from numba_cuda_mlir._mlir import ir
+    from numba_cuda_mlir.lowering_utilities import context
+
+    from cuda.coop.numba_mlir._sites import SCRATCH_TYPE, Site
+    from cuda.coop.numba_mlir._types import GroupType
+
+    site = Site(op="load", group=GroupType("block"), algorithm="transpose",
+                memory_type="memref<?xi32>", payload_type="memref<4xi32>",
+                element_type="i32", block_dims=(128, 1, 1), has_offset=False,
+                has_valid=False, has_oob=False, storage=None, filename="helper.py", line=3,
+                col=0)
+    name, _ = site.function()
+    _kernel_plan._sites[name] = site
+    text = f"""
+    module {{
+      gpu.module @m attributes {{numba_cuda_mlir.link_target}} {{
+        memref.global "private" @{_kernel_plan.UNPLANNED} : {_kernel_plan.UNPLANNED_TYPE}
+        func.func private @{name}(memref<?xi32>, memref<4xi32>, {SCRATCH_TYPE})
+        func.func @helper(%src: memref<?xi32>, %items: memref<4xi32>) {{
+          %empty = memref.get_global @{_kernel_plan.UNPLANNED} : {_kernel_plan.UNPLANNED_TYPE}
+          %scratch = memref.cast %empty : {_kernel_plan.UNPLANNED_TYPE} to {SCRATCH_TYPE}
+          func.call @{name}(%src, %items, %scratch) {{coop.storage = ""}}
+              : (memref<?xi32>, memref<4xi32>, {SCRATCH_TYPE}) -> ()
+          return
+        }}
+      }}
+    }}"""
+    with context.get_context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        _kernel_plan.plan_module(module, {})
+        module.operation.verify()
+        planned = str(module)
+    helper = planned[planned.index("func.func @helper"):]
+    assert helper.index("call @__coop_barrier_") < helper.index(f"call @{name}")
+    assert _kernel_plan.UNPLANNED not in planned
+    assert "memref.global \"private\" @__coop_scratch_helper" in planned
