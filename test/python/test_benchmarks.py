@@ -28,3 +28,24 @@ def test_compile_time_kernels_compile():
     compile_time.REPEATS = 1
     for sites in (0, 3):
         assert compile_time.time_numba(sites, sites > 0) > 0
+
+
+def test_numba_tile_copy_kernels_compile_without_local_memory():
+    pytest.importorskip("numba_cuda_mlir")
+    import numba_compile as nc
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda.types import literal
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import numba_tile_copy as bench
+
+    array = types.float64[::1]
+    for algorithm, group, width in (("transpose", None, None),
+                                    ("warp_transpose_timesliced", None, None),
+                                    ("transpose", "coop.this_warp().group_by(8)", 8),
+                                    ("vectorize", "coop.this_warp()", 32)):
+        source = bench.BLOCK_SOURCE.format(algorithm=algorithm) if width is None else \
+            bench.WARP_SOURCE.format(algorithm=algorithm, group=group, width=width)
+        kernel = bench._kernel(source, f"<{algorithm} {width}>")
+        cres = nc.compile_for_launch(kernel, [array, array, types.int64, literal(4)], (128,))
+        assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"])), algorithm
