@@ -62,7 +62,7 @@ def time_numba(sites: int, with_coop: bool) -> float:
 
     samples = []
     for _ in range(REPEATS):
-        _lowering._site_function.cache_clear()  # cold: every site lowered anew
+        _lowering._run_pipeline.cache_clear()  # cold: every site lowered anew
         namespace = {"coop": coop, "cuda": cuda}
         exec(kernel_source(sites, with_coop), namespace)
         kernel = cuda.jit(namespace["kernel"])

@@ -200,7 +200,7 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
     from numba_cuda_mlir._mlir import ir
     from numba_cuda_mlir.lowering_utilities import context
 
-    from cuda.coop.numba_mlir._sites import SCRATCH_TYPE, Site
+    from cuda.coop.numba_mlir._sites import Site
     from cuda.coop.numba_mlir._types import GroupType
 
     site = Site(op="load", group=GroupType("block"), algorithm="transpose",
@@ -208,18 +208,14 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
                 element_type="i32", block_dims=(128, 1, 1), has_offset=False,
                 has_valid=False, has_oob=False, storage=None, filename="helper.py", line=3,
                 col=0)
-    name, _ = site.function()
+    name, declaration = site.declaration()
     _kernel_plan._sites[name] = site
     text = f"""
     module {{
       gpu.module @m attributes {{numba_cuda_mlir.link_target}} {{
-        memref.global "private" @{_kernel_plan.UNPLANNED} : {_kernel_plan.UNPLANNED_TYPE}
-        func.func private @{name}(memref<?xi32>, memref<4xi32>, {SCRATCH_TYPE})
+        {declaration}
         func.func @helper(%src: memref<?xi32>, %items: memref<4xi32>) {{
-          %empty = memref.get_global @{_kernel_plan.UNPLANNED} : {_kernel_plan.UNPLANNED_TYPE}
-          %scratch = memref.cast %empty : {_kernel_plan.UNPLANNED_TYPE} to {SCRATCH_TYPE}
-          func.call @{name}(%src, %items, %scratch) {{coop.storage = ""}}
-              : (memref<?xi32>, memref<4xi32>, {SCRATCH_TYPE}) -> ()
+          func.call @{name}(%src, %items) {{coop.storage = ""}} : (memref<?xi32>, memref<4xi32>) -> ()
           return
         }}
       }}
@@ -230,6 +226,6 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
         module.operation.verify()
         planned = str(module)
     helper = planned[planned.index("func.func @helper"):]
-    assert helper.index("call @__coop_barrier_") < helper.index(f"call @{name}")
-    assert _kernel_plan.UNPLANNED not in planned
+    assert helper.index("call @__coop_barrier_") < helper.index("call @__coop_load_")
+    assert "__coop_unplanned_" not in planned
     assert "memref.global \"private\" @__coop_scratch_helper" in planned

@@ -1,9 +1,9 @@
 """Whole-kernel scratch planning for Numba kernels.
 
-Each scratch-using call site is lowered to a function that takes its slice of
-scratch as an argument (`_sites.py`). Before Numba optimizes a kernel, this
-module plans all its sites together with our passes, without handing Numba's
-IR to our MLIR (DESIGN.md: the two MLIRs do not share IR):
+Each scratch-using call site is first a call of a declaration (`_sites.py`).
+Before Numba optimizes a kernel, this module plans all its sites together
+with our passes, without handing Numba's IR to our MLIR (DESIGN.md: the two
+MLIRs do not share IR):
 
 1. it writes the kernel's skeleton in the coop dialect: the same blocks and
    branches, each site as its coop.load/coop.store, the kernel's own block
@@ -11,27 +11,27 @@ IR to our MLIR (DESIGN.md: the two MLIRs do not share IR):
 2. `coop-plan-scratch,coop-insert-barriers` place every slice and the reuse
    barriers the plan needs (none between a transpose load and its matching
    store; a shared descriptor's uses share one slice);
-3. it patches Numba's kernel: one workgroup buffer of the planned size (or
-   dynamic shared memory past 48 KiB, requested from the launch), a view at
-   each site's offset passed to its call, and a call to a barrier function
-   where the plan put a barrier.
+3. it patches Numba's kernel: each call now names its site function lowered
+   with the plan's offset into one workgroup buffer of the planned size (or
+   dynamic shared memory past 48 KiB, requested from the launch), and a call
+   to a barrier function goes where the plan put a barrier.
 """
 
 from __future__ import annotations
 
+import functools
+
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import arith, func, gpu, memref
+from numba_cuda_mlir._mlir.dialects import func
 from numba_cuda_mlir._whole_function_planners import _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY
 from numba_cuda_mlir.lowering_utilities import context as numba_context
 from numba_cuda_mlir.lowering_utilities import link
 
 from .. import _compiler
 from ._errors import CoopCompileError
-from ._sites import SCRATCH_TYPE, Site, barrier_function
+from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
 
-UNPLANNED = "__coop_scratch_unplanned"
-UNPLANNED_TYPE = "memref<0xi8, #gpu.address_space<workgroup>>"
 PLAN_PIPELINE = "coop-plan-scratch,coop-insert-barriers"
 STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit
 
@@ -82,7 +82,7 @@ def plan_module(module, metadata: dict) -> None:
     for function, sites in functions:
         _plan_function(module, function, sites, metadata)
     if functions:
-        _erase_unplanned(module)
+        _erase_declarations(module)
 
 
 def _marked_calls(function) -> list:
@@ -195,8 +195,7 @@ def _read_plan(text: str) -> _Plan:
     right before a site (a reuse barrier) or right after it (auto_sync); where
     both are true, the two places are the same program point for scratch."""
     plan = _Plan()
-    with ir.Context() as context, ir.Location.unknown():
-        context.allow_unregistered_dialects = True
+    with _reading_context(), ir.Location.unknown():
         module = ir.Module.parse(text)
         function = module.body.operations[0].operation
         attributes = function.attributes
@@ -221,6 +220,15 @@ def _read_plan(text: str) -> _Plan:
     return plan
 
 
+@functools.cache
+def _reading_context():
+    """A context that reads our dialect's generic form as unregistered ops
+    (Numba's MLIR does not know it); made once, it costs 10 ms."""
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    return context
+
+
 def _adjacent_site(ops, i, step, where):
     """The site next to the barrier at `i` in direction `step`, skipping the
     ops that make groups and other inserted barriers."""
@@ -234,39 +242,29 @@ def _adjacent_site(ops, i, step, where):
 
 
 def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
-    from ._lowering import _lower_function, link_into, symbol_names
+    from ._lowering import PLACED_PIPELINE, link_into, lower_function
 
-    workgroup = ir.Attribute.parse("#gpu.address_space<workgroup>")
-    scratch_type = ir.MemRefType(ir.Type.parse(SCRATCH_TYPE))
-    entry = function.regions[0].blocks[0]
-    with ir.InsertionPoint.at_block_begin(entry), function.location:
-        if plan.dynamic:
-            _check_dynamic_shared_memory(function, sites[0])
-            buffer = gpu.dynamic_shared_memory(scratch_type)
-            metadata[_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
-                metadata.get(_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, 0), plan.size)
-        else:
-            buffer_type = ir.MemRefType.get([plan.size], ir.IntegerType.get_signless(8),
-                                            memory_space=workgroup)
-            name = _scratch_global(module, function, buffer_type, plan.alignment)
-            buffer = memref.get_global(buffer_type, name)
-
-    for k, call in enumerate(calls):
-        offset = plan.offsets[k]
-        with ir.InsertionPoint(call), call.location:
-            start = arith.constant(ir.IndexType.get(), offset)
-            length = arith.constant(ir.IndexType.get(), plan.size - offset)
-            view = memref.view(scratch_type, buffer, start, [length])
-        unplanned = call.operands[len(call.operands) - 1]
-        call.operands[len(call.operands) - 1] = view
-        _erase_if_unused(unplanned)
+    # One buffer per kernel; the conversion names a function's buffer after
+    # the function, so each placed site function is pointed at the kernel's.
+    buffer = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
+    if plan.dynamic:
+        _check_dynamic_shared_memory(function, sites[0])
+        metadata[_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
+            metadata.get(_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, 0), plan.size)
+    for k, (call, site) in enumerate(zip(calls, sites)):
+        placement = Placement(buffer=buffer, size=plan.size, alignment=plan.alignment,
+                              dynamic=plan.dynamic, offset=plan.offsets[k])
+        name, text = site.function(placement)
+        lowered = lower_function(text, site.filename, PLACED_PIPELINE)
+        link_into(module, lowered.replace(f"__coop_scratch_{name}", buffer))
+        call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         del call.attributes[STORAGE_ATTR]
 
     for k, where, group_type in plan.barriers:
         call = calls[k]
         group = sites[k].group if group_type == sites[k].group.mlir else GroupType("block")
         name, text = barrier_function(group, sites[k].block_dims)
-        link_into(module, _lower_function(text, sites[k].filename))
+        link_into(module, lower_function(text, sites[k].filename))
         at = call if where == "before" else _next_op(call)
         with ir.InsertionPoint(at), call.location:
             func.call([], name, [])
@@ -289,54 +287,19 @@ def _check_dynamic_shared_memory(function, site: Site) -> None:
             "static shared arrays")
 
 
-def _scratch_global(module, function, buffer_type, alignment: int) -> str:
-    from ._lowering import symbol_names
-
-    target = link._find_link_target(module.operation)
-    existing = symbol_names(target)
-    base = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
-    name, n = base, 0
-    while name in existing:
-        n += 1
-        name = f"{base}_{n}"
-    with ir.InsertionPoint(target), function.location:
-        memref.global_(sym_name=name, type_=buffer_type, sym_visibility="private",
-                       alignment=alignment)
-    return name
-
-
 def _next_op(call):
     ops = list(call.operation.block.operations)
     index = next(i for i, op in enumerate(ops) if op.operation == call.operation)
     return ops[index + 1]
 
 
-def _erase_if_unused(value) -> None:
-    """Erases the chain of ops that made `value` once nothing uses it."""
-    op = value.owner
-    while isinstance(op, ir.OpView) and not list(op.result.uses):
-        operands = list(op.operands)
-        op.operation.erase()
-        if not operands:
-            return
-        op = operands[0].owner
-
-
-def _erase_unplanned(module) -> None:
+def _erase_declarations(module) -> None:
+    """Erases the stand-in declarations; every call now names its placed
+    site function."""
     target = link._find_link_target(module.operation)
-    used = []
-
-    def visit(op):
-        if op.name == "memref.get_global" and \
-                ir.FlatSymbolRefAttr(op.attributes["name"]).value == UNPLANNED:
-            used.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    if used:
-        return
-    for op in target.operations:
-        if op.operation.name == "memref.global" and \
-                ir.StringAttr(op.operation.attributes["sym_name"]).value == UNPLANNED:
+    for op in list(target.operations):
+        name = op.operation.attributes["sym_name"] \
+            if "sym_name" in op.operation.attributes else None
+        if op.operation.name == "func.func" and name is not None and \
+                ir.StringAttr(name).value.startswith("__coop_unplanned_"):
             op.operation.erase()
-            return

@@ -4,9 +4,9 @@ cuda.coop._compiler) builds for that call site.
 
 Only IR we emit crosses into Numba's MLIR, in generic form: the site
 function, which Numba's own pipeline inlines. A site that needs scratch
-takes its slice as an argument: a stand-in until `_kernel_plan.py` plans the
-kernel's scratch and barriers as a whole. Launch facts come from the launch
-configuration the planner required.
+calls a declaration until `_kernel_plan.py` has planned the kernel's scratch
+and barriers as a whole and supplies the placed function. Launch facts come
+from the launch configuration the planner required.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import functools
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import arith, func, memref
+from numba_cuda_mlir._mlir.dialects import arith, func
 from numba_cuda_mlir.extending import lowering_registry
 from numba_cuda_mlir.lowering_utilities import link
 
@@ -23,10 +23,13 @@ from .. import _compiler, _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._planner import _root
-from ._sites import SCRATCH_TYPE, Site
+from ._sites import Site
 from ._types import GroupType, TempStorageType
 
 SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
+# A site placed by the kernel plan carries its scratch offsets already.
+PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
+CHECK_PIPELINE = "coop-plan-scratch"
 BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
                     "warp_transpose_timesliced")
 
@@ -124,42 +127,34 @@ def _lower_tile(builder, target, args, kwargs, op):
                 has_valid=has_valid, has_oob=has_oob, storage=storage, filename=filename,
                 line=line, col=col)
     name, text = site.function()
-    link_into(builder.mlir_module, _lower_function(text, filename))
     if site.uses_scratch:
-        operands.append(_unplanned_scratch(builder))
+        # Checked now, at the call's line; lowered once the kernel plan has
+        # placed its scratch.
+        lower_function(text, filename, CHECK_PIPELINE)
+        name, text = site.declaration()
+        link_into(builder.mlir_module, text)
+    else:
+        link_into(builder.mlir_module, lower_function(text, filename))
     call = func.call([], name, operands)
     _kernel_plan.mark_site(call, site, storage_key)
 
 
-def _lower_function(text: str, filename: str) -> str:
+def lower_function(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
+    """A site function through our passes, in generic form; a misuse is a
+    CoopCompileError with the passes' diagnostics."""
     try:
-        return _site_function(text, filename)
+        return _run_pipeline(text, filename, pipeline)
     except _compiler.PipelineError as error:
         messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
                              if severity == "error")
         raise CoopCompileError(messages or str(error)) from None
 
 
-def _unplanned_scratch(builder):
-    """A stand-in for the site's slice of scratch, until the kernel plan
-    (`_kernel_plan.py`) replaces it: a view of an empty workgroup buffer."""
-    module = link._find_link_target(builder.mlir_module.operation)
-    if _kernel_plan.UNPLANNED not in symbol_names(module):
-        with ir.InsertionPoint(module):
-            memref.global_(sym_name=_kernel_plan.UNPLANNED,
-                           type_=ir.MemRefType.parse(_kernel_plan.UNPLANNED_TYPE),
-                           sym_visibility="private", alignment=16)
-    empty = memref.get_global(ir.MemRefType.parse(_kernel_plan.UNPLANNED_TYPE),
-                              _kernel_plan.UNPLANNED)
-    return memref.cast(ir.MemRefType.parse(SCRATCH_TYPE), empty)
-
-
 @functools.lru_cache(maxsize=4096)
-def _site_function(text: str, filename: str) -> str:
-    """A site function in generic form. Kernels are specialized per launch
-    configuration and items_per_thread, so the same sites recur: lower each
-    once per process."""
-    return _compiler.run_pipeline(text, SITE_PIPELINE, source_name=filename, generic=True)
+def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
+    """Kernels are specialized per launch configuration and items_per_thread,
+    so the same sites recur: lower each once per process."""
+    return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
 
 
 def _static_payload(payload):
@@ -189,7 +184,7 @@ def link_into(module, text: str) -> None:
         if op.operation.name == "memref.global":
             name = op.attributes["sym_name"].value
             if name not in existing:
-                target.append(op.operation.clone().detach_from_parent())
+                op.operation.clone(ip=ir.InsertionPoint(target))
                 existing.add(name)
     link.link_inplace(module, parsed)
 

@@ -2,7 +2,8 @@
 
 The same description writes two things: the site's own function (lowered by
 our passes and linked into Numba's module) and the site's op in the kernel's
-skeleton, which the passes plan as a whole (`_kernel_plan.py`).
+skeleton, which the passes plan as a whole (`_kernel_plan.py`). A site that
+uses scratch gets its function once the plan has placed it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import hashlib
 from ._types import GroupType
 
 SCRATCH_ALGORITHMS = ("transpose", "warp_transpose", "warp_transpose_timesliced")
-SCRATCH_TYPE = "memref<?xi8, #gpu.address_space<workgroup>>"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,11 +77,11 @@ class Site:
                          f"{loc}")
         return lines
 
-    def function(self) -> tuple[str, str]:
-        """The site function's name and text. A scratch-using site takes its
-        slice of the kernel's scratch as its last argument (`coop.scratch`);
-        the kernel plan decides where that slice is and which barriers
-        protect its reuse."""
+    def function(self, placement: Placement | None = None) -> tuple[str, str]:
+        """The site function's name and text. A scratch-using site is
+        written with its `placement` in the kernel's scratch (the kernel
+        plan's buffer, size, alignment and this site's offset); without one,
+        the text only serves to check the call (`coop-plan-scratch`)."""
         params = [f"%a{i}: {t}" for i, t in enumerate(self.value_types)]
         operands = [f"%a{i}" for i in range(len(params))]
         body = []
@@ -90,17 +90,41 @@ class Site:
             operands[i] = f"%i{i}"
         if self.storage is not None:
             body.append(f"%ts = coop.temp_storage {self.storage}")
-        body += self.op_lines("", operands, "%ts" if self.storage is not None else None)
-        if self.uses_scratch:
-            params.append(f"%scratch: {SCRATCH_TYPE} {{coop.scratch}}")
+        attributes = ""
+        x, y, z = self.block_dims
+        function_attributes = [f"gpu.known_block_size = array<i32: {x}, {y}, {z}>"]
+        if placement is not None:
+            attributes = f"{{coop.scratch_offset = {placement.offset} : i64}}"
+            function_attributes += [f"coop.scratch_size = {placement.size} : i64",
+                                    f"coop.scratch_alignment = {placement.alignment} : i64"]
+            if placement.dynamic:
+                function_attributes.append("coop.dynamic_shared_memory")
+        body += self.op_lines("", operands, "%ts" if self.storage is not None else None,
+                              attributes)
         signature = ", ".join(params)
         text = "\n    ".join(body)
-        digest = hashlib.sha1(f"{signature}{text}{self.block_dims}".encode()).hexdigest()[:16]
-        name = f"__coop_{self.op}_{digest}"
-        x, y, z = self.block_dims
+        key = f"{signature}{text}{self.block_dims}{placement}"
+        name = f"__coop_{self.op}_{hashlib.sha1(key.encode()).hexdigest()[:16]}"
         return name, (f"func.func private @{name}({signature}) attributes "
-                      f"{{gpu.known_block_size = array<i32: {x}, {y}, {z}>}} {{\n"
+                      f"{{{', '.join(function_attributes)}}} {{\n"
                       f"    {text}\n    return\n}}\n")
+
+    def declaration(self) -> tuple[str, str]:
+        """A bodiless function for the call to name until the kernel plan
+        places the site and supplies the real function."""
+        name, _ = self.function()
+        name = name.replace("__coop_", "__coop_unplanned_", 1)
+        return name, f"func.func private @{name}({', '.join(self.value_types)})\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """Where a site's scratch is in its kernel's buffer."""
+    buffer: str      # the kernel's workgroup global
+    size: int        # the buffer's bytes
+    alignment: int
+    dynamic: bool    # dynamic shared memory (past 48 KiB) instead of the global
+    offset: int      # the site's slice
 
 
 def barrier_function(group: GroupType, block_dims) -> tuple[str, str]:
