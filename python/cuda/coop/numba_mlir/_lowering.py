@@ -176,17 +176,16 @@ def symbol_names(block) -> set[str]:
 
 
 def link_into(module, text: str) -> None:
-    """Adds a lowered function and the globals it uses to Numba's gpu.module."""
+    """Moves a lowered function and the globals it uses into Numba's
+    gpu.module, skipping symbols it already has (sites recur)."""
     parsed = ir.Module.parse(text)
     target = link._find_link_target(module.operation)
     existing = symbol_names(target)
-    for op in parsed.body.operations:
-        if op.operation.name == "memref.global":
-            name = op.attributes["sym_name"].value
-            if name not in existing:
-                op.operation.clone(ip=ir.InsertionPoint(target))
-                existing.add(name)
-    link.link_inplace(module, parsed)
+    for op in list(parsed.body.operations):
+        attributes = op.operation.attributes
+        if "sym_name" in attributes and ir.StringAttr(attributes["sym_name"]).value in existing:
+            continue
+        target.append(op.operation.detach_from_parent())
 
 
 @lowering_registry.lower(_markers.load, types.VarArg(types.Any))
