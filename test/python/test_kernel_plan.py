@@ -42,7 +42,7 @@ def _shared_bytes(ptx):
 
 
 def _block_barriers(ptx):
-    """Block barriers in the kernel (the PTX also keeps the site functions)."""
+    """Block barriers in the kernel."""
     kernel = ptx[ptx.index(".entry"):]
     kernel = kernel[:kernel.index("\n}\n")]
     return len(re.findall(r"\bbar\.sync\b|\bbarrier\.sync\b", kernel))
@@ -62,6 +62,8 @@ def test_transpose_load_then_store_share_one_slice_and_no_reuse_barrier(plans):
     assert _shared_bytes(metadata["ptx"]) == [2048]
     # Only the exchanges' own barriers, one each (CUB's idiom has a third).
     assert _block_barriers(metadata["ptx"]) == 2
+    # The site functions are inlined and gone: the PTX is the kernel alone.
+    assert ".func" not in metadata["ptx"]
 
 
 def test_load_after_load_gets_a_block_barrier(plans):
