@@ -82,6 +82,22 @@ def test_load_after_load_gets_a_block_barrier(plans):
     assert plan.barriers == [(1, "before", "!coop.group<block>")]
 
 
+def test_the_kernels_own_barrier_orders_the_reuse(plans):
+    def kernel(src, dst):
+        block = coop.this_block()
+        first = coop.ThreadData(4)
+        second = coop.ThreadData(4)
+        coop.load(block, src, first, algorithm="transpose")
+        cuda.syncthreads()
+        coop.load(block, src, second, offset=512, algorithm="transpose")
+        for i in range(4):
+            dst[cuda.threadIdx.x * 4 + i] = first[i] + second[i]
+
+    _compile(kernel, [I32, I32])
+    (plan,) = plans
+    assert plan.barriers == []
+
+
 def test_loop_reuse_across_iterations(plans):
     def kernel(src, dst, tiles):
         block = coop.this_block()
