@@ -15,7 +15,7 @@ import functools
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import arith, func
+from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 from numba_cuda_mlir.lowering_utilities import link
 
@@ -97,7 +97,7 @@ def _lower_tile(builder, target, args, kwargs, op):
         raise CoopCompileError(f"{where}: coop.{op}'s {role} must be contiguous; got an array "
                                f"with layout {memory_type.layout!r}")
 
-    memory = builder.load_var(values["memory"])
+    memory = _unit_stride(builder.load_var(values["memory"]))
     payload = _static_payload(builder.load_var(values["payload"]))
     element = ir.MemRefType(memory.type).element_type
     operands = [memory, payload]
@@ -155,6 +155,23 @@ def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
     """Kernels are specialized per launch configuration and items_per_thread,
     so the same sites recur: lower each once per process."""
     return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
+
+
+def _unit_stride(memory):
+    """A C-contiguous Numba array as a memref whose stride is statically 1:
+    Numba types it with a dynamic stride, which would cost a multiply (and a
+    load of the stride) per item."""
+    memref_type = ir.MemRefType(memory.type)
+    try:
+        layout = ir.StridedLayoutAttr(memref_type.layout)
+    except ValueError:
+        return memory  # identity layout: unit stride already
+    if list(layout.strides) == [1]:
+        return memory
+    unit = ir.StridedLayoutAttr.get(layout.offset, [1])
+    contiguous = ir.MemRefType.get(memref_type.shape, memref_type.element_type, unit,
+                                   memref_type.memory_space)
+    return memref.cast(contiguous, memory)
 
 
 def _static_payload(payload):
