@@ -247,3 +247,19 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
     assert helper.index("call @__coop_barrier_") < helper.index("call @__coop_load_")
     assert "__coop_unplanned_" not in planned
     assert "memref.global \"private\" @__coop_scratch_helper" in planned
+
+
+def test_error_dynamic_scratch_beside_dynamic_shared_arrays():
+    import numpy
+
+    def kernel(src, dst):
+        block = coop.this_block()
+        mine = cuda.shared.array(0, numpy.float64)
+        items = coop.ThreadData(8)
+        coop.load(block, src, items, algorithm="transpose")
+        mine[cuda.threadIdx.x] = items[0]
+        coop.store(block, dst, items, algorithm="transpose")
+
+    with pytest.raises(Exception) as info:
+        _compile(kernel, [F64, F64], block=(1024,))
+    assert "needs dynamic shared memory, which the kernel also uses" in str(info.value)
