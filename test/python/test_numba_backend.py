@@ -33,6 +33,20 @@ def test_spec_example_compiles_without_local_memory(example, items_per_thread):
         assert not nc.local_memory(report), report
 
 
+def test_readme_example_is_the_example_file_and_compiles():
+    root = nc.EXAMPLES.parents[2]
+    example = (root / "docs" / "examples" / "first_kernel.py").read_text()
+    readme = (root / "README.md").read_text()
+    code = example.split('"""', 2)[2].strip()
+    assert code in readme
+    definitions = example.split("\nsource = ")[0]
+    namespace: dict = {"__name__": "readme_example"}
+    exec(compile(definitions, "first_kernel.py", "exec"), namespace)
+    cres = nc.compile_for_launch(namespace["copy_tiles"], [nc.ARRAY, nc.ARRAY, literal(4)],
+                                 (128,))
+    assert not nc.local_memory(nc.ptxas_report(cres.metadata["ptx"]))
+
+
 def _compile(kernel, argtypes, block=(128,)):
     return nc.compile_for_launch(cuda.jit(kernel), argtypes, block)
 

@@ -27,6 +27,15 @@ def test_spec_example_runs_unmodified(example):
     assert result.returncode == 0, result.stderr[-4000:]
 
 
+def test_readme_example_prints_what_the_readme_says():
+    example = Path(__file__).parents[2] / "docs" / "examples" / "first_kernel.py"
+    result = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                            timeout=600, env=os.environ)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout.splitlines()[-2:] == ["[ 0  2  4  6  8 10 12 14] ... [1994 1996 1998]",
+                                               "correct: True"]
+
+
 DTYPES = ("int8", "int16", "int32", "uint64", "float32", "float64")
 BLOCKS = ((32, 1, 1), (128, 1, 1), (256, 1, 1), (8, 16, 1))
 IPT = (1, 3, 4)
