@@ -58,11 +58,11 @@ def kernel_source(sites: int, with_coop: bool) -> str:
 def time_numba(sites: int, with_coop: bool) -> float:
     """Fastest of REPEATS compiles of a fresh kernel to PTX, in seconds (the
     minimum: compile times only get noise added on a shared machine)."""
-    from cuda.coop.numba_mlir import _lowering
+    from cuda.coop.numba_mlir import _passes
 
     samples = []
     for _ in range(REPEATS):
-        _lowering._run_pipeline.cache_clear()  # cold: every site lowered anew
+        _passes._run_pipeline.cache_clear()  # cold: every site lowered anew
         namespace = {"coop": coop, "cuda": cuda}
         exec(kernel_source(sites, with_coop), namespace)
         kernel = cuda.jit(namespace["kernel"])

@@ -226,7 +226,7 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
                 element_type="i32", block_dims=(128, 1, 1), has_offset=False,
                 has_valid=False, has_oob=False, storage=None, filename="helper.py", line=3,
                 col=0)
-    name, declaration = site.declaration()
+    name, declaration = site.declaration(site.function()[0])
     _kernel_plan._sites[name] = site
     text = f"""
     module {{

@@ -27,12 +27,11 @@ from numba_cuda_mlir._whole_function_planners import _REQUIRED_DYNAMIC_SHARED_ME
 from numba_cuda_mlir.lowering_utilities import context as numba_context
 from numba_cuda_mlir.lowering_utilities import link
 
-from .. import _compiler
 from ._errors import CoopCompileError
+from ._passes import PLACED_PIPELINE, PLAN_PIPELINE, link_into, run_passes
 from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
 
-PLAN_PIPELINE = "coop-plan-scratch,coop-insert-barriers"
 STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit
 
 _sites: dict[str, Site] = {}  # site function name -> the site it lowers
@@ -113,13 +112,7 @@ def _plan_function(module, function, calls, metadata: dict) -> None:
     # A kernel runs once per thread; any other function may be called again
     # while its scratch is still being read.
     text = _skeleton(body, calls, sites, repeated=function.name != "gpu.func")
-    try:
-        planned = _compiler.run_pipeline(text, PLAN_PIPELINE, source_name=sites[0].filename,
-                                         generic=True)
-    except _compiler.PipelineError as error:
-        messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
-                             if severity == "error")
-        raise CoopCompileError(messages or str(error)) from None
+    planned = run_passes(text, sites[0].filename, PLAN_PIPELINE)
     plan = _read_plan(planned)
     _patch(module, function, calls, sites, plan, metadata)
 
@@ -242,8 +235,6 @@ def _adjacent_site(ops, i, step, where):
 
 
 def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
-    from ._lowering import PLACED_PIPELINE, link_into, lower_function
-
     # One buffer per kernel; the conversion names a function's buffer after
     # the function, so each placed site function is pointed at the kernel's.
     buffer = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
@@ -255,7 +246,7 @@ def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
         placement = Placement(buffer=buffer, size=plan.size, alignment=plan.alignment,
                               dynamic=plan.dynamic, offset=plan.offsets[k])
         name, text = site.function(placement)
-        lowered = lower_function(text, site.filename, PLACED_PIPELINE)
+        lowered = run_passes(text, site.filename, PLACED_PIPELINE)
         link_into(module, lowered.replace(f"__coop_scratch_{name}", buffer))
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         del call.attributes[STORAGE_ATTR]
@@ -264,7 +255,7 @@ def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
         call = calls[k]
         group = sites[k].group if group_type == sites[k].group.mlir else GroupType("block")
         name, text = barrier_function(group, sites[k].block_dims)
-        link_into(module, lower_function(text, sites[k].filename))
+        link_into(module, run_passes(text, sites[k].filename))
         at = call if where == "before" else _next_op(call)
         with ir.InsertionPoint(at), call.location:
             func.call([], name, [])

@@ -11,25 +11,19 @@ from the launch configuration the planner required.
 
 from __future__ import annotations
 
-import functools
-
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
-from numba_cuda_mlir.lowering_utilities import link
 
-from .. import _compiler, _groups, _markers
+from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
+from ._passes import CHECK_PIPELINE, link_into, run_passes
 from ._planner import _root
 from ._sites import Site
 from ._types import GroupType, TempStorageType
 
-SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
-# A site placed by the kernel plan carries its scratch offsets already.
-PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
-CHECK_PIPELINE = "coop-plan-scratch"
 BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
                     "warp_transpose_timesliced")
 
@@ -130,31 +124,13 @@ def _lower_tile(builder, target, args, kwargs, op):
     if site.uses_scratch:
         # Checked now, at the call's line; lowered once the kernel plan has
         # placed its scratch.
-        lower_function(text, filename, CHECK_PIPELINE)
-        name, text = site.declaration()
+        run_passes(text, filename, CHECK_PIPELINE)
+        name, text = site.declaration(name)
         link_into(builder.mlir_module, text)
     else:
-        link_into(builder.mlir_module, lower_function(text, filename))
+        link_into(builder.mlir_module, run_passes(text, filename))
     call = func.call([], name, operands)
     _kernel_plan.mark_site(call, site, storage_key)
-
-
-def lower_function(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
-    """A site function through our passes, in generic form; a misuse is a
-    CoopCompileError with the passes' diagnostics."""
-    try:
-        return _run_pipeline(text, filename, pipeline)
-    except _compiler.PipelineError as error:
-        messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
-                             if severity == "error")
-        raise CoopCompileError(messages or str(error)) from None
-
-
-@functools.lru_cache(maxsize=4096)
-def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
-    """Kernels are specialized per launch configuration and items_per_thread,
-    so the same sites recur: lower each once per process."""
-    return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
 
 
 def _unit_stride(memory):
@@ -184,25 +160,6 @@ def _static_payload(payload):
             break
         payload = owner.operands[0]
     return payload
-
-
-def symbol_names(block) -> set[str]:
-    """The symbols defined in a gpu.module's body."""
-    return {ir.StringAttr(op.operation.attributes["sym_name"]).value
-            for op in block.operations if "sym_name" in op.operation.attributes}
-
-
-def link_into(module, text: str) -> None:
-    """Moves a lowered function and the globals it uses into Numba's
-    gpu.module, skipping symbols it already has (sites recur)."""
-    parsed = ir.Module.parse(text)
-    target = link._find_link_target(module.operation)
-    existing = symbol_names(target)
-    for op in list(parsed.body.operations):
-        attributes = op.operation.attributes
-        if "sym_name" in attributes and ir.StringAttr(attributes["sym_name"]).value in existing:
-            continue
-        target.append(op.operation.detach_from_parent())
 
 
 @lowering_registry.lower(_markers.load, types.VarArg(types.Any))

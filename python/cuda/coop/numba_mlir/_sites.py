@@ -109,10 +109,10 @@ class Site:
                       f"{{{', '.join(function_attributes)}}} {{\n"
                       f"    {text}\n    return\n}}\n")
 
-    def declaration(self) -> tuple[str, str]:
-        """A bodiless function for the call to name until the kernel plan
-        places the site and supplies the real function."""
-        name, _ = self.function()
+    def declaration(self, name: str) -> tuple[str, str]:
+        """A bodiless function, named after the unplaced site function
+        `name`, for the call to name until the kernel plan places the site
+        and supplies the real function."""
         name = name.replace("__coop_", "__coop_unplanned_", 1)
         return name, f"func.func private @{name}({', '.join(self.value_types)})\n"
 

@@ -1,0 +1,56 @@
+"""Running our passes on coop dialect text (through cuda.coop._compiler) and
+moving what they print into Numba's module: the only way our IR reaches
+Numba's MLIR (DESIGN.md: the two MLIRs never share IR objects)."""
+
+from __future__ import annotations
+
+import functools
+
+from numba_cuda_mlir._mlir import ir
+from numba_cuda_mlir.lowering_utilities import link
+
+from .. import _compiler
+from ._errors import CoopCompileError
+
+SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
+# A site placed by the kernel plan carries its scratch offsets already.
+PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
+CHECK_PIPELINE = "coop-plan-scratch"
+PLAN_PIPELINE = "coop-plan-scratch,coop-insert-barriers"
+
+
+def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
+    """`text` through `pipeline`, printed in generic form; a misuse is a
+    CoopCompileError with the passes' diagnostics."""
+    try:
+        return _run_pipeline(text, filename, pipeline)
+    except _compiler.PipelineError as error:
+        messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
+                             if severity == "error")
+        raise CoopCompileError(messages or str(error)) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
+    """Kernels are specialized per launch configuration and items_per_thread,
+    so the same sites recur: lower each once per process."""
+    return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
+
+
+def symbol_names(block) -> set[str]:
+    """The symbols defined in a gpu.module's body."""
+    return {ir.StringAttr(op.operation.attributes["sym_name"]).value
+            for op in block.operations if "sym_name" in op.operation.attributes}
+
+
+def link_into(module, text: str) -> None:
+    """Moves a lowered function and the globals it uses into Numba's
+    gpu.module, skipping symbols it already has (sites recur)."""
+    parsed = ir.Module.parse(text)
+    target = link._find_link_target(module.operation)
+    existing = symbol_names(target)
+    for op in list(parsed.body.operations):
+        attributes = op.operation.attributes
+        if "sym_name" in attributes and ir.StringAttr(attributes["sym_name"]).value in existing:
+            continue
+        target.append(op.operation.detach_from_parent())
