@@ -37,12 +37,16 @@ STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when impli
 _sites: dict[str, Site] = {}  # site function name -> the site it lowers
 
 
-def mark_site(call, site: Site, storage_key: str | None) -> None:
+PLANNED_KEY = "coop_scratch_sites"  # compile metadata: the compile has sites to plan
+
+
+def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None:
     """Records a lowered call of `site` for the kernel plan."""
     if not site.uses_scratch:
         return
     _sites[ir.FlatSymbolRefAttr(call.attributes["callee"]).value] = site
     call.attributes[STORAGE_ATTR] = ir.StringAttr.get(storage_key or "")
+    metadata[PLANNED_KEY] = True
 
 
 def install() -> None:
@@ -57,7 +61,8 @@ def install() -> None:
 
     def optimize(cres, *args, **kwargs):
         module = cres.metadata.get("mlir_module")
-        if module is not None:
+        # Only compiles that lowered a scratch site walk their module.
+        if module is not None and cres.metadata.get(PLANNED_KEY):
             with numba_context.get_context(), ir.Location.unknown():
                 plan_module(module, cres.metadata)
         return original(cres, *args, **kwargs)

@@ -130,7 +130,7 @@ def _lower_tile(builder, target, args, kwargs, op):
     else:
         link_into(builder.mlir_module, run_passes(text, filename))
     call = func.call([], name, operands)
-    _kernel_plan.mark_site(call, site, storage_key)
+    _kernel_plan.mark_site(call, site, storage_key, builder.metadata)
 
 
 def _unit_stride(memory):
