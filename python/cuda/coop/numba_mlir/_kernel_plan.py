@@ -19,6 +19,7 @@ MLIRs do not share IR):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from numba_cuda_mlir._mlir import ir
@@ -178,14 +179,14 @@ def _skeleton(body, calls, sites, repeated: bool = False) -> str:
             + "\n  ".join(descriptors + lines) + "\n}\n")
 
 
+@dataclasses.dataclass
 class _Plan:
-    def __init__(self):
-        self.size = 0
-        self.alignment = 16
-        self.dynamic = False
-        self.offsets: dict[int, int] = {}
-        # (site, "before" or "after", barrier group type)
-        self.barriers: list[tuple[int, str, str]] = []
+    size: int = 0
+    alignment: int = 16
+    dynamic: bool = False
+    offsets: dict[int, int] = dataclasses.field(default_factory=dict)  # site -> byte offset
+    # (site, "before" or "after", barrier group type)
+    barriers: list[tuple[int, str, str]] = dataclasses.field(default_factory=list)
 
 
 def _read_plan(text: str) -> _Plan:
