@@ -7,10 +7,12 @@ import os
 import sys
 import warnings
 
-# Backend name -> (adapter module, compiler module it needs, pip extra).
+# Backend name -> (adapter module, compiler module it needs, pip extras: one
+# per CUDA major version, as (extra, CUDA version)).
 BACKENDS = {
     "numba-cuda-mlir": ("cuda.coop.numba_mlir", "numba_cuda_mlir",
-                        "cuda-coop[numba-cuda-mlir-cu13]"),
+                        (("cuda-coop[numba-cuda-mlir-cu13]", "CUDA 13"),
+                         ("cuda-coop[numba-cuda-mlir-cu12]", "CUDA 12"))),
 }
 # The compiler versions each adapter was built against (major.minor prefixes):
 # their extension points are private and change between releases.
@@ -24,6 +26,26 @@ _registered: set[str] = set()
 def registered() -> frozenset[str]:
     """The backends active in this process."""
     return frozenset(_registered)
+
+
+def _install_hint(name: str) -> str:
+    return " or ".join(f'pip install "{extra}" ({cuda})' for extra, cuda in BACKENDS[name][2])
+
+
+def require_compiler(name: str) -> None:
+    """Import the compiler backend `name` needs; ImportError naming the extras
+    that install it when it is missing or not a supported version."""
+    compiler = BACKENDS[name][1]
+    try:
+        compiler_module = importlib.import_module(compiler)
+    except ImportError as error:
+        raise ImportError(f"cuda.coop backend {name!r} needs the {compiler} package: "
+                          f"{_install_hint(name)}") from error
+    version = getattr(compiler_module, "__version__", "unknown")
+    if not str(version).startswith(SUPPORTED_VERSIONS[name]):
+        raise ImportError(f"cuda.coop backend {name!r} supports {compiler} "
+                          f"{', '.join(v + 'x' for v in SUPPORTED_VERSIONS[name])}; found "
+                          f"{version}: {_install_hint(name)}")
 
 
 def register(backend: str) -> None:
@@ -41,17 +63,8 @@ def register(backend: str) -> None:
                          + ", ".join(sorted(set(BACKENDS) | set(ALIASES))))
     if name in _registered:
         return
-    adapter, compiler, extra = BACKENDS[name]
-    try:
-        compiler_module = importlib.import_module(compiler)
-    except ImportError as error:
-        raise ImportError(f"cuda.coop backend {name!r} needs the {compiler} package: "
-                          f"pip install \"{extra}\"") from error
-    version = getattr(compiler_module, "__version__", "unknown")
-    if not str(version).startswith(SUPPORTED_VERSIONS[name]):
-        raise ImportError(f"cuda.coop backend {name!r} supports {compiler} "
-                          f"{', '.join(v + 'x' for v in SUPPORTED_VERSIONS[name])}; found "
-                          f"{version}: pip install \"{extra}\"")
+    adapter = BACKENDS[name][0]
+    require_compiler(name)
     try:
         module = importlib.import_module(adapter)
     except ModuleNotFoundError as error:

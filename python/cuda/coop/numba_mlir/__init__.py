@@ -7,7 +7,13 @@ payloads, and Numba's ``local`` and ``shared`` memory namespaces::
     import cuda.coop.numba_mlir as coop
 """
 
-from numba_cuda_mlir import cuda as _cuda
+from .._registration import require_compiler as _require_compiler
+
+# Without numba-cuda-mlir (or with an unsupported version) importing this
+# module is an ImportError naming the extras that install it.
+_require_compiler("numba-cuda-mlir")
+
+from numba_cuda_mlir import cuda as _cuda  # noqa: E402
 
 from .. import (  # noqa: F401 -- the common API, under this namespace too
     GroupByMapping,
@@ -45,13 +51,19 @@ def _activate() -> None:
     global _active
     if _active:
         return
-    from numba_cuda_mlir.extending import register_planner
+    from numba_cuda_mlir.extending import refresh_registries, register_planner
 
     from . import _kernel_plan, _lowering, _typing  # noqa: F401 -- registrations on import
     from ._planner import CoopPlanner
 
     register_planner(CoopPlanner)
     _kernel_plan.install()
+    # Numba-CUDA-MLIR loads its typing and lowering registries into its
+    # contexts once, at the first compile of the process; entries added later
+    # stay invisible to every later compile (`Unknown attribute 'this_block'`)
+    # unless the contexts are refreshed. So registration works in any import
+    # order, and after a compile that failed for lack of it.
+    refresh_registries(include_uninitialized_cuda=False)
     _active = True
 
 
