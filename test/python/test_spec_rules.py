@@ -130,3 +130,153 @@ except ImportError as error:
     kind, message = _last_line(result).split(" | ")
     assert kind == "ImportError"
     assert all(extra in message for extra in EXTRAS), message
+
+
+# ---------------------------------------------------------------------------
+# ThreadData: items_per_thread and the element type
+# (compiled in this process; importing the backend registers it)
+
+import numpy as np  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+from numba_cuda_mlir.numba_cuda.types import literal  # noqa: E402
+
+import cuda.coop.numba_mlir as numba_coop  # noqa: E402,F401 -- activate the backend
+from cuda import coop  # noqa: E402
+
+I32 = types.int32[::1]
+F32 = types.float32[::1]
+
+
+def _compile(kernel, argtypes, block=(128,)):
+    return nc.compile_for_launch(cuda.jit(kernel), argtypes, block)
+
+
+def _error(kernel, argtypes, block=(128,)):
+    with pytest.raises(Exception) as info:
+        _compile(kernel, argtypes, block)
+    return str(info.value)
+
+
+def _stores(ptx: str) -> list[str]:
+    import re
+
+    return sorted(set(re.findall(r"st\.global\.\w+", ptx)))
+
+
+def test_items_per_thread_through_an_alias():
+    def kernel(dst, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        x = items
+        for i in range(x.items_per_thread):
+            x[i] = np.int32(i)
+        coop.store(block, dst, items)
+
+    ptx = _compile(kernel, [I32, literal(3)]).metadata["ptx"]
+    # Three items per thread, each stored: the loop ran over the constant count.
+    assert ptx.count("st.global.u32") == 3, ptx
+    assert ".local" not in ptx
+
+
+@pytest.mark.parametrize("options", [{}, {"inline": "always"}])
+def test_items_per_thread_inside_an_inlined_device_helper(options):
+    @cuda.jit(device=True, **options)
+    def fill(items, value):
+        for i in range(items.items_per_thread):
+            items[i] = value + i
+
+    def kernel(dst, items_per_thread):
+        block = coop.this_block()
+        items = coop.ThreadData(items_per_thread)
+        fill(items, np.int32(7))
+        coop.store(block, dst, items)
+
+    ptx = _compile(kernel, [I32, literal(4)]).metadata["ptx"]
+    assert ptx.count("st.global.u32") == 4, ptx
+    assert ".local" not in ptx
+
+
+@pytest.mark.parametrize("declared", ["load", "explicit"])
+def test_error_typed_value_conflicting_with_the_payload_type(declared):
+    def from_load(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_block(), src, items)
+        items[0] = np.float32(1.5)
+
+    def explicit(items_per_thread):
+        items = coop.ThreadData(items_per_thread, dtype=np.int32)
+        items[0] = np.float32(1.5)
+
+    if declared == "load":
+        message = _error(from_load, [I32, literal(2)])
+        assert "coop.load's array" in message
+    else:
+        message = _error(explicit, [literal(2)])
+        assert "dtype=" in message
+    assert "a value of type float32 is assigned to a ThreadData of element type int32" in message
+
+
+def test_error_typed_kernel_scalar_conflicting_with_a_store():
+    def kernel(dst, value, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        for i in range(items_per_thread):
+            items[i] = value
+        coop.store(coop.this_block(), dst, items)
+
+    message = _error(kernel, [I32, types.float64, literal(2)])
+    assert "a value of type float64 is assigned to a ThreadData of element type int32" in message
+    assert "coop.store's array" in message
+
+
+def test_error_conflicting_typed_assignments_name_both_types():
+    def kernel(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        items[0] = np.float32(1)
+        items[1] = src[0]
+
+    message = _error(kernel, [types.int64[::1], literal(2)])
+    assert "have different types (float32, int64)" in message
+
+
+def test_typed_kernel_scalar_establishes_the_type():
+    def kernel(dst, value, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        for i in range(items_per_thread):
+            items[i] = value
+        for i in range(items_per_thread):
+            dst[cuda.threadIdx.x * items_per_thread + i] = items[i]
+
+    # A float32 payload, stored into a float64 array: converted on the way out.
+    ptx = _compile(kernel, [types.float64[::1], types.float32, literal(2)]).metadata["ptx"]
+    assert "cvt.f64.f32" in ptx
+    assert _stores(ptx) == ["st.global.f64"]
+    # A float64 payload needs no conversion.
+    ptx = _compile(kernel, [types.float64[::1], types.float64, literal(2)]).metadata["ptx"]
+    assert "cvt.f64.f32" not in ptx
+
+
+def test_array_element_establishes_the_type():
+    def kernel(src, dst, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        base = cuda.threadIdx.x * items_per_thread
+        for i in range(items_per_thread):
+            items[i] = src[base + i]
+        for i in range(items_per_thread):
+            dst[base + i] = items[i]
+
+    # The payload is float32 (from src's elements): widened to float64 when
+    # written into dst.
+    ptx = _compile(kernel, [F32, types.float64[::1], literal(2)]).metadata["ptx"]
+    assert "ld.global.f32" in ptx and "cvt.f64.f32" in ptx
+    assert _stores(ptx) == ["st.global.f64"]
+
+
+def test_error_array_element_conflicting_with_a_store():
+    def kernel(src, dst, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        for i in range(items_per_thread):
+            items[i] = src[i]
+        coop.store(coop.this_block(), dst, items)
+
+    message = _error(kernel, [types.int64[::1], F32, literal(2)])
+    assert "a value of type int64 is assigned to a ThreadData of element type float32" in message

@@ -7,10 +7,13 @@
 * Its element type comes from `dtype=`, from the array of the load that
   fills it or the store that reads it (a kernel argument, a slice or row of
   one, a `cuda.shared.array`/`cuda.local.array` with its dtype), or from
-  typed assignments
-  (`items[i] = numpy.int32(x)` or `types.int32(x)`).
+  typed assignments: `items[i] = numpy.int32(x)` or `types.int32(x)`, a
+  typed scalar kernel argument (`items[i] = v`), an element of an array whose
+  element type is known (`items[i] = src[j]`). A typed value whose type
+  differs from the payload's (whatever established it) is an error.
 * `ThreadData` then becomes a Numba local array, and `items.items_per_thread`
-  the constant count.
+  the constant count, wherever the payload goes: through aliases
+  (`x = items`) and into inlined device helpers.
 """
 
 from __future__ import annotations
@@ -76,6 +79,16 @@ def _root(func_ir, var):
     return var
 
 
+def _is_none(func_ir, var):
+    """Whether a variable holds the constant None (`dtype=None`)."""
+    try:
+        definition = func_ir.get_definition(var)
+    except Exception:
+        return False
+    return isinstance(definition, (nir.Const, nir.Global, nir.FreeVar)) \
+        and definition.value is None
+
+
 def _calls(func_ir):
     for block in func_ir.blocks.values():
         for index, stmt in enumerate(block.body):
@@ -103,6 +116,9 @@ class CoopPlanner(WholeFunctionPlanner):
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
                 changed |= self._thread_data(func_ir, block, index, stmt, calls)
+                # A payload already rewritten is a local array with a known
+                # dtype, so its elements are typed values for the next ones.
+                func_ir._definitions = _rebuild_definitions(func_ir)
         return changed
 
     def _literal_counts(self, func_ir, calls) -> bool:
@@ -147,21 +163,39 @@ class CoopPlanner(WholeFunctionPlanner):
                           "pass a literal or the kernel's items_per_thread argument", loc=loc)
 
     def _dtype(self, func_ir, stmt, calls):
+        """The payload's element type: (the dtype= variable, None) when it is
+        explicit, else (None, the inferred type). Every typed value assigned to
+        the payload must have that type."""
         call = stmt.value
         kws = dict(call.kws)
         explicit = kws.get("dtype") or (call.args[1] if len(call.args) > 1 else None)
-        if explicit is not None:
-            return explicit, None
+        if explicit is not None and _is_none(func_ir, explicit):
+            explicit = None
         items = stmt.target.name
+        typed = self._typed_values(func_ir, items)
+        if explicit is not None:
+            declared = _scalar_type(_resolve(func_ir, explicit))
+            if declared is not None:
+                self._check_typed_values(typed, declared, "from its dtype=")
+            return explicit, None
         for _, _, other, target in calls:
             if target in (_markers.load, _markers.store) and len(other.value.args) >= 3 \
                     and _root(func_ir, other.value.args[2]).name == items:
                 dtype = self._array_dtype(func_ir, other.value.args[1])
                 if dtype is not None:
+                    what = "load" if target is _markers.load else "store"
+                    self._check_typed_values(
+                        typed, dtype, f"the element type of its coop.{what}'s array")
                     return None, dtype
-        typed = self._assigned_type(func_ir, items)
-        if typed is not None:
-            return None, typed
+        if typed:
+            found = {scalar for scalar, _ in typed}
+            if len(found) > 1:
+                raise TypingError(
+                    "the values assigned to this ThreadData have different types ("
+                    + ", ".join(sorted(map(str, found)))
+                    + "): all items have one type; cast the values to one of them",
+                    loc=typed[0][1])
+            return None, found.pop()
         raise TypingError(
             "cannot infer the element type of this ThreadData: no coop.load fills it and "
             "no coop.store reads it from an array whose element type is known before "
@@ -194,26 +228,49 @@ class CoopPlanner(WholeFunctionPlanner):
             return _scalar_type(_resolve(func_ir, dtype)) if dtype is not None else None
         return None
 
-    def _assigned_type(self, func_ir, items):
-        """The scalar type of values stored into the payload by `items[i] = T(x)`
-        with T a Numba or NumPy scalar type; None when there is none."""
-        found = set()
+    def _typed_values(self, func_ir, items):
+        """(type, location) of each typed value stored into the payload (or an
+        alias of it, as in an inlined helper): `items[i] = T(x)` with T a Numba
+        or NumPy scalar type, `items[i] = v` with v a typed scalar kernel
+        argument, `items[i] = a[j]` with a an array whose element type is
+        known before typing."""
+        found = []
         for block in func_ir.blocks.values():
             for stmt in block.body:
-                if not (isinstance(stmt, (nir.SetItem, nir.StaticSetItem))
-                        and stmt.target.name == items):
-                    continue
-                definition = func_ir.get_definition(stmt.value)
-                if not (isinstance(definition, nir.Expr) and definition.op == "call"):
-                    continue
-                scalar = _scalar_type(_resolve(func_ir, definition.func))
-                if scalar is not None:
-                    found.add(scalar)
-        if len(found) > 1:
-            raise TypingError("the values assigned to this ThreadData have different types ("
-                              + ", ".join(sorted(map(str, found)))
-                              + "); all items have one type: pass dtype=")
-        return found.pop() if found else None
+                if isinstance(stmt, (nir.SetItem, nir.StaticSetItem)) \
+                        and _root(func_ir, stmt.target).name == items:
+                    scalar = self._value_type(func_ir, stmt.value)
+                    if scalar is not None:
+                        found.append((scalar, stmt.loc))
+        return found
+
+    def _value_type(self, func_ir, var):
+        """The scalar type of a value known before typing, or None."""
+        try:
+            definition = func_ir.get_definition(_root(func_ir, var))
+        except Exception:
+            return None
+        if isinstance(definition, nir.Arg):
+            arg_type = self.state.args[definition.index]
+            if isinstance(arg_type, types.Number) and not isinstance(arg_type, types.Literal):
+                return arg_type
+            return None
+        if not isinstance(definition, nir.Expr):
+            return None
+        if definition.op == "call":
+            return _scalar_type(_resolve(func_ir, definition.func))
+        if definition.op in ("getitem", "static_getitem"):
+            return self._array_dtype(func_ir, definition.value)
+        return None
+
+    @staticmethod
+    def _check_typed_values(typed, dtype, source):
+        for scalar, loc in typed:
+            if scalar != dtype:
+                raise TypingError(
+                    f"a value of type {scalar} is assigned to a ThreadData of element type "
+                    f"{dtype} ({source}): all items have one type, and conflicting typed "
+                    f"values are an error; cast the value to {dtype}", loc=loc)
 
     def _thread_data(self, func_ir, block, index, stmt, calls):
         call = stmt.value
@@ -241,12 +298,13 @@ class CoopPlanner(WholeFunctionPlanner):
         call_kws = [("alignment", kws["alignment"])] if "alignment" in kws else []
         stmt.value = nir.Expr.call(local_array, [count_const, dtype_var], call_kws, loc)
         block.body[index:index] = new
-        # items.items_per_thread is the constant count.
+        # items.items_per_thread is the constant count, also through an alias
+        # (`x = items`, or the parameter of an inlined helper).
         for other_block in func_ir.blocks.values():
             for i, other in enumerate(other_block.body):
                 if isinstance(other, nir.Assign) and isinstance(other.value, nir.Expr) \
                         and other.value.op == "getattr" and other.value.attr == "items_per_thread" \
-                        and other.value.value.name == stmt.target.name:
+                        and _root(func_ir, other.value.value).name == stmt.target.name:
                     other_block.body[i] = nir.Assign(nir.Const(count, other.loc), other.target,
                                                      other.loc)
         return True
