@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "coop/Dialect/Coop/Analysis/Barriers.h"
-#include "coop/Dialect/Coop/Analysis/Scratch.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -35,12 +34,13 @@ struct TestPrintScratch
           remark << ", dynamic shared memory";
       }
       auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
-      if (!offset || !isa<LoadOp, StoreOp>(op))
+      auto collective = dyn_cast<CollectiveOpInterface>(op);
+      if (!offset || !collective)
         return;
-      FailureOr<TileGeometry> tile = getTileGeometry(op);
+      FailureOr<TileGeometry> tile = getTileGeometry(collective);
       if (failed(tile))
         return;
-      ScratchLayout layout = *getScratchLayout(*tile);
+      ScratchLayout layout = *collective.getScratchLayout(*tile);
       op->emitRemark("scratch slice: offset ")
           << offset.getInt() << ", " << layout.bytes(tile->elementBytes)
           << " bytes (" << layout.elements << " items"

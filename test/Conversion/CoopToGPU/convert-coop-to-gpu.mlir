@@ -52,8 +52,7 @@
 // CHECK: %[[WO:.*]] = arith.muli %[[W]], %c64
 // CHECK: %[[P0:.*]] = arith.addi %[[WO]], %[[L]]
 // CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c32
-// CHECK: %[[LO:.*]] = arith.muli %[[L]], %c2
-// CHECK: %[[B0:.*]] = arith.addi %[[WO]], %[[LO]]
+// CHECK: %[[B0:.*]] = arith.muli %[[T]], %c2
 // CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[P0]]]
 // CHECK: memref.store %{{.*}}, %[[VIEW]][%[[P1]]]
 // CHECK: nvvm.bar.warp.sync %c-1_i32

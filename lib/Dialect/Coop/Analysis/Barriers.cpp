@@ -2,18 +2,22 @@
 //
 // A forward may-analysis: the state at a program point is the set of scratch
 // ranges that some thread may still be reading since the last block barrier.
-// Loops are analysed to a fixed point with their back edge, so a reuse across
-// iterations is seen; CFG regions (blocks and branches) are analysed to a
-// fixed point over their blocks.
+// Ops take part through their memory effects on the scratch resource and
+// their CollectiveOpInterface (geometry, layout, the slot maps of their
+// phases); control flow through RegionBranchOpInterface (regions analysed to
+// a fixed point along the successors the op declares, so loops see their
+// back edges), CFG regions to a fixed point over their blocks, and calls
+// through CallOpInterface (a callee that synchronizes the block on every path
+// orders what its caller left pending).
 //
 //===----------------------------------------------------------------------===//
 
 #include "coop/Dialect/Coop/Analysis/Barriers.h"
-#include "coop/Dialect/Coop/Analysis/Scratch.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -26,54 +30,29 @@ struct PendingUse {
   Operation *op;
   int64_t begin, end;     // byte range in the function's scratch buffer
   TileGeometry tile;
+  ScratchAccess access;
 
   bool operator==(const PendingUse &other) const { return op == other.op; }
 };
 
 /// True when every scratch slot that `earlier` reads last is written first
-/// by `later` from the same thread, so no other thread can race on it. An
-/// exchange's phases are scatter then gather: a load scatters in memory order
-/// and gathers blocked, a store the reverse. So a load followed by the
-/// matching store (or a store by the next iteration's matching load) touches
-/// each slot from one thread, given the same algorithm, geometry and slice.
-/// Time-sliced exchanges share one warp's region between all warps, so they
-/// never qualify.
+/// by `later` from the same thread, so no other thread can race on it: the
+/// later op scatters with the map the earlier one gathered with, over the
+/// same slice and geometry. A transpose load followed by the matching store
+/// (or a store by the next iteration's matching load, or an exchange back)
+/// qualifies; data-dependent slots never do.
 bool sameThreadSlots(const PendingUse &earlier, const PendingUse &later) {
-  const TileGeometry &a = earlier.tile, &b = later.tile;
-  return isa<LoadOp>(earlier.op) != isa<LoadOp>(later.op) &&
-         a.algorithm == b.algorithm &&
-         a.algorithm != Algorithm::warp_transpose_timesliced &&
-         a.warpLike == b.warpLike && a.groupSize == b.groupSize &&
-         a.blockSize == b.blockSize && a.itemsPerThread == b.itemsPerThread &&
-         a.elementBytes == b.elementBytes && earlier.begin == later.begin;
-}
-
-/// Exchanges that each warp (block warp_transpose) or logical warp does in
-/// its own region of the slice, synchronized by a warp barrier.
-bool isGroupLocal(const TileGeometry &tile) {
-  return tile.warpLike || tile.algorithm == Algorithm::warp_transpose;
+  return earlier.access.gather != SlotMap::dataDependent &&
+         earlier.access.gather == later.access.scatter &&
+         earlier.tile == later.tile && earlier.begin == later.begin;
 }
 
 /// True when both uses split the slice into the same per-group regions, so a
 /// hazard between them stays inside one group and the group's barrier
 /// orders it.
 bool sameGroupRegions(const PendingUse &a, const PendingUse &b) {
-  return isGroupLocal(a.tile) && a.tile.algorithm == b.tile.algorithm &&
-         a.tile.warpLike == b.tile.warpLike &&
-         a.tile.groupSize == b.tile.groupSize &&
-         a.tile.blockSize == b.tile.blockSize &&
-         a.tile.itemsPerThread == b.tile.itemsPerThread &&
-         a.tile.elementBytes == b.tile.elementBytes && a.begin == b.begin;
-}
-
-/// True when the op's own exchange has a block barrier after its first
-/// scratch access, which orders every earlier access of every thread.
-bool hasInternalBlockBarrier(const TileGeometry &tile) {
-  if (tile.warpLike)
-    return false;
-  return tile.algorithm == Algorithm::transpose ||
-         (tile.algorithm == Algorithm::warp_transpose_timesliced &&
-          tile.blockSize > kWarpThreads);
+  return a.access.groupLocal && b.access.groupLocal && a.tile == b.tile &&
+         a.begin == b.begin;
 }
 
 using State = SmallVector<PendingUse, 4>;
@@ -100,6 +79,11 @@ bool isBlockBarrier(Operation *op) {
 class Analysis {
 public:
   llvm::DenseMap<Operation *, BarrierDecision> decisions;
+  /// Callees known to synchronize the block on every path.
+  llvm::DenseMap<Operation *, bool> calleeSynchronizes;
+  /// Set when analysing a callee for its barriers only: its collectives use
+  /// its own scratch buffer.
+  bool ignoreCollectives = false;
 
   State region(Region &region, State in) {
     if (region.empty())
@@ -141,18 +125,18 @@ private:
   State operation(Operation *op, State state) {
     if (isBlockBarrier(op))
       return {};
-    if (isa<LoadOp, StoreOp>(op))
-      return tile(op, std::move(state));
+    if (auto collective = dyn_cast<CollectiveOpInterface>(op))
+      if (hasScratchEffect(op))
+        return tile(collective, std::move(state));
+    if (auto call = dyn_cast<CallOpInterface>(op))
+      return synchronizesBlock(call) ? State() : state;
     if (op->getNumRegions() == 0)
       return state;
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      State out = region(ifOp.getThenRegion(), state);
-      merge(out, region(ifOp.getElseRegion(), state));
-      return out;
-    }
-    // Loops and any other region op: its regions may run any number of times
-    // (zero included), in any order. Iterate until the state at their entry
-    // is stable, so a use in one iteration meets the uses of the previous.
+    if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
+      return regionBranch(branch, std::move(state));
+    // Any other region op: its regions may run any number of times (zero
+    // included), in any order. Iterate until the state at their entry is
+    // stable, so a use in one iteration meets the uses of the previous.
     State entryState = state;
     while (true) {
       State next = entryState;
@@ -164,19 +148,72 @@ private:
     }
   }
 
-  State tile(Operation *op, State state) {
+  /// Propagates the state along the region successors the op declares, to
+  /// a fixed point; what reaches the parent is the state after the op.
+  State regionBranch(RegionBranchOpInterface branch, State state) {
+    llvm::DenseMap<Region *, State> entry;
+    llvm::SetVector<Region *> worklist;
+    State after;
+    auto flow = [&](ArrayRef<RegionSuccessor> successors, const State &out) {
+      for (const RegionSuccessor &successor : successors) {
+        if (successor.isParent()) {
+          merge(after, out);
+          continue;
+        }
+        Region *next = successor.getSuccessor();
+        auto [it, inserted] = entry.try_emplace(next, out);
+        size_t before = it->second.size();
+        if (!inserted)
+          merge(it->second, out);
+        if (inserted || it->second.size() != before)
+          worklist.insert(next);
+      }
+    };
+    SmallVector<RegionSuccessor> successors;
+    branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+    flow(successors, state);
+    while (!worklist.empty()) {
+      Region *r = worklist.pop_back_val();
+      State out = region(*r, entry[r]);
+      successors.clear();
+      branch.getSuccessorRegions(*r, successors);
+      flow(successors, out);
+    }
+    return after;
+  }
+
+  /// True when the callee executes a block barrier on every path (checked
+  /// by analysing it from a state that only a block barrier clears).
+  bool synchronizesBlock(CallOpInterface call) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+    if (!callee || callee.isExternal())
+      return false;
+    auto [it, inserted] = calleeSynchronizes.try_emplace(callee, false);
+    if (!inserted)
+      return it->second; // also breaks recursion: assume no barrier
+    PendingUse marker{call, 0, 0, {}, {}};
+    Analysis inner;
+    inner.calleeSynchronizes = calleeSynchronizes;
+    inner.ignoreCollectives = true;
+    State out = inner.region(callee.getFunctionBody(), State{marker});
+    bool synchronizes = !llvm::is_contained(out, marker);
+    calleeSynchronizes[callee] = synchronizes;
+    return synchronizes;
+  }
+
+  State tile(CollectiveOpInterface op, State state) {
     auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
-    if (!offset)
+    if (!offset || ignoreCollectives)
       return state;
     FailureOr<TileGeometry> geometry = getTileGeometry(op);
     if (failed(geometry))
       return state;
-    std::optional<ScratchLayout> layout = getScratchLayout(*geometry);
+    std::optional<ScratchLayout> layout = op.getScratchLayout(*geometry);
     if (!layout)
       return state;
 
     bool autoSync = false;
-    if (Value storage = getTempStorage(op)) {
+    if (Value storage = op.getTempStorage()) {
       auto descriptor = storage.getDefiningOp<TempStorageOp>();
       autoSync = descriptor && descriptor.getAutoSync();
       if (!autoSync)
@@ -185,7 +222,7 @@ private:
 
     PendingUse use{op, offset.getInt(),
                    offset.getInt() + layout->bytes(geometry->elementBytes),
-                   *geometry};
+                   *geometry, op.getScratchAccess(*geometry)};
     BarrierDecision &decision = decisions[op];
     BarrierKind needed = BarrierKind::none;
     Operation *reused = nullptr;
@@ -206,9 +243,9 @@ private:
     }
     // What is still pending after the op: its own barriers (the reuse
     // barrier before it, the exchange's internal one) order earlier uses.
-    if (decision.before == BarrierKind::block || hasInternalBlockBarrier(use.tile))
+    if (decision.before == BarrierKind::block || use.access.internalBlockBarrier)
       state.clear();
-    else if (decision.before == BarrierKind::warp || isGroupLocal(use.tile))
+    else if (decision.before == BarrierKind::warp || use.access.groupLocal)
       llvm::erase_if(state, [&](const PendingUse &u) {
         return sameGroupRegions(u, use);
       });

@@ -10,8 +10,6 @@
 using namespace mlir;
 using namespace mlir::coop;
 
-static constexpr int64_t kWarpSize = 32;
-
 bool mlir::coop::usesScratch(Algorithm algorithm) {
   return algorithm == Algorithm::transpose ||
          algorithm == Algorithm::warp_transpose ||
@@ -48,11 +46,11 @@ LogicalResult GroupByOp::verify() {
   std::optional<int64_t> blockSize = getKnownBlockSize(*this);
   if (!blockSize)
     return success();
-  if (*blockSize % kWarpSize != 0)
+  if (*blockSize % kWarpThreads != 0)
     return emitOpError("partitioning a block by warps needs a block size that "
                        "is a multiple of 32; the block has ")
            << *blockSize << " threads";
-  int64_t warps = *blockSize / kWarpSize;
+  int64_t warps = *blockSize / kWarpThreads;
   if (result.getCount() > warps)
     return emitOpError("groups of ")
            << result.getCount() << " warps do not fit in a block of " << warps
@@ -82,89 +80,81 @@ LogicalResult TempStorageOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Load and store
+// Collectives
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// What load and store have in common, gathered for one verifier.
-struct TileOperands {
-  GroupType group;
-  Algorithm algorithm;
-  Type memoryElement; // element type of the source or destination
-  Type payload;       // a memref payload, or a scalar (store only)
-  bool hasValidItems;
-  Value tempStorage;
-};
-} // namespace
+/// An error if the block size is known and not a whole number of warps.
+static LogicalResult verifyWholeWarps(Operation *op, const Twine &what) {
+  std::optional<int64_t> blockSize = getKnownBlockSize(op);
+  if (blockSize && *blockSize % kWarpThreads != 0)
+    return op->emitOpError()
+           << what << " needs a block size that is a multiple of 32; the "
+           << "block has " << *blockSize << " threads";
+  return success();
+}
 
-static LogicalResult verifyTileOp(Operation *op, const TileOperands &t) {
-  StringRef what = isa<LoadOp>(op) ? "load" : "store";
-  GroupType group = t.group;
+LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
+  auto collective = cast<CollectiveOpInterface>(op);
+  StringRef name = op->getName().stripDialect();
+  GroupType group = collective.getGroup().getType();
   GroupKind kind = group.getKind();
   if (kind != GroupKind::block && !group.isWarpLike())
     return op->emitOpError("needs a block, a warp or a logical warp "
                            "(this_warp().group_by(n)) group; ")
-           << group << " is not a " << what << " target";
+           << group << " is not a " << name << " target";
   if (kind == GroupKind::threads_within_warp &&
       (!group.getExhaustive() || !llvm::isPowerOf2_32(group.getCount())))
     return op->emitOpError("logical warp width must be 1, 2, 4, 8, 16 or 32; ")
            << "got " << group.getCount()
            << (group.getExhaustive() ? "" : " (non-exhaustive)");
+  int64_t items = collective.getItemsPerThread();
+  if (ShapedType::isDynamic(items))
+    return op->emitOpError("payload must have a static size "
+                           "(items_per_thread)");
+  if (items <= 0)
+    return op->emitOpError("items_per_thread must be positive; the payload "
+                           "has ")
+           << items << " items";
+  if (collective.getTempStorage() && group.isWarpLike())
+    return op->emitOpError("warp operations take no temp_storage (the "
+                           "compiler allocates warp scratch); remove "
+                           "temp_storage");
+  if (group.isWarpLike())
+    return verifyWholeWarps(op, Twine("warp ") + name);
+  return success();
+}
 
-  if (group.isWarpLike() && t.algorithm != Algorithm::direct &&
-      t.algorithm != Algorithm::striped &&
-      t.algorithm != Algorithm::vectorize &&
-      t.algorithm != Algorithm::transpose)
+//===----------------------------------------------------------------------===//
+// Load and store
+//===----------------------------------------------------------------------===//
+
+/// What load and store add to the collective rules.
+static LogicalResult verifyTileOp(Operation *op, Algorithm algorithm,
+                                  Type memoryElement, Type payloadElement,
+                                  Value tempStorage) {
+  GroupType group = cast<CollectiveOpInterface>(op).getGroup().getType();
+  if (group.isWarpLike() && algorithm != Algorithm::direct &&
+      algorithm != Algorithm::striped && algorithm != Algorithm::vectorize &&
+      algorithm != Algorithm::transpose)
     return op->emitOpError("algorithm '")
-           << stringifyAlgorithm(t.algorithm)
+           << stringifyAlgorithm(algorithm)
            << "' is not valid for a warp group; warps accept direct, striped, "
               "vectorize and transpose";
-
-  Type payloadElement = t.payload;
-  if (auto memref = dyn_cast<MemRefType>(t.payload)) {
-    payloadElement = memref.getElementType();
-    if (memref.isDynamicDim(0))
-      return op->emitOpError("payload must have a static size "
-                             "(items_per_thread); got ")
-             << memref;
-    if (memref.getDimSize(0) <= 0)
-      return op->emitOpError("items_per_thread must be positive; the payload "
-                             "has ")
-             << memref.getDimSize(0) << " items";
-  }
-  if (payloadElement != t.memoryElement)
+  if (payloadElement != memoryElement)
     return op->emitOpError("payload element type ")
            << payloadElement << " does not match the "
            << (isa<LoadOp>(op) ? "source" : "destination") << " element type "
-           << t.memoryElement;
-
-  if (t.tempStorage) {
-    if (group.isWarpLike())
-      return op->emitOpError("warp operations take no temp_storage (the "
-                             "compiler allocates warp scratch); remove "
-                             "temp_storage");
-    if (!usesScratch(t.algorithm))
-      return op->emitOpError("temp_storage is only used by the transpose, "
-                             "warp_transpose and warp_transpose_timesliced "
-                             "algorithms; algorithm '")
-             << stringifyAlgorithm(t.algorithm)
-             << "' needs no scratch, remove temp_storage";
-  }
-
-  bool needsWholeWarps = group.isWarpLike() ||
-                         t.algorithm == Algorithm::warp_transpose ||
-                         t.algorithm == Algorithm::warp_transpose_timesliced;
-  if (needsWholeWarps) {
-    std::optional<int64_t> blockSize = getKnownBlockSize(op);
-    if (blockSize && *blockSize % kWarpSize != 0)
-      return op->emitOpError()
-             << (group.isWarpLike()
-                     ? Twine("warp ") + what
-                     : Twine("algorithm '") +
-                           stringifyAlgorithm(t.algorithm) + "'")
-             << " needs a block size that is a multiple of 32; the block has "
-             << *blockSize << " threads";
-  }
+           << memoryElement;
+  if (tempStorage && !usesScratch(algorithm))
+    return op->emitOpError("temp_storage is only used by the transpose, "
+                           "warp_transpose and warp_transpose_timesliced "
+                           "algorithms; algorithm '")
+           << stringifyAlgorithm(algorithm)
+           << "' needs no scratch, remove temp_storage";
+  if (algorithm == Algorithm::warp_transpose ||
+      algorithm == Algorithm::warp_transpose_timesliced)
+    return verifyWholeWarps(op, Twine("algorithm '") +
+                                    stringifyAlgorithm(algorithm) + "'");
   return success();
 }
 
@@ -173,9 +163,9 @@ LogicalResult LoadOp::verify() {
     return emitOpError("oob_default requires valid_items: without a valid "
                        "count every slot is loaded");
   Type element = getSource().getType().getElementType();
-  if (failed(verifyTileOp(*this, {getGroup().getType(), getAlgorithm(),
-                                  element, getPayload().getType(),
-                                  bool(getValidItems()), getTempStorage()})))
+  if (failed(verifyTileOp(*this, getAlgorithm(), element,
+                          getPayload().getType().getElementType(),
+                          getTempStorage())))
     return failure();
   if (getOobDefault() && getOobDefault().getType() != element)
     return emitOpError("oob_default type ")
@@ -185,10 +175,60 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyTileOp(*this, {getGroup().getType(), getAlgorithm(),
-                              getDestination().getType().getElementType(),
-                              getValue().getType(), bool(getValidItems()),
-                              getTempStorage()});
+  Type value = getValue().getType();
+  if (auto memref = dyn_cast<MemRefType>(value))
+    value = memref.getElementType();
+  return verifyTileOp(*this, getAlgorithm(),
+                      getDestination().getType().getElementType(), value,
+                      getTempStorage());
+}
+
+/// A load's exchange (a store's is the reverse): memory order to blocked.
+static ScratchAccess tileAccess(Algorithm algorithm, const TileGeometry &tile,
+                                bool toBlocked) {
+  auto ordered = [&](SlotMap memory, bool groupLocal, bool internal) {
+    return toBlocked ? ScratchAccess{memory, SlotMap::blocked, groupLocal, internal}
+                     : ScratchAccess{SlotMap::blocked, memory, groupLocal, internal};
+  };
+  if (tile.warpLike)
+    return ordered(SlotMap::striped, true, false);
+  switch (algorithm) {
+  case Algorithm::transpose:
+    return ordered(SlotMap::striped, false, true);
+  case Algorithm::warp_transpose:
+    return ordered(SlotMap::warpStriped, true, false);
+  default:
+    return {SlotMap::dataDependent, SlotMap::dataDependent, false,
+            tile.blockSize > kWarpThreads};
+  }
+}
+
+static std::optional<ScratchLayout> tileLayout(Algorithm algorithm,
+                                               const TileGeometry &tile) {
+  if (!usesScratch(algorithm))
+    return std::nullopt;
+  return exchangeLayout(tile, !tile.warpLike &&
+                                  algorithm == Algorithm::warp_transpose_timesliced);
+}
+
+std::optional<ScratchLayout> LoadOp::getScratchLayout(const TileGeometry &tile) {
+  return tileLayout(getAlgorithm(), tile);
+}
+std::optional<ScratchLayout> StoreOp::getScratchLayout(const TileGeometry &tile) {
+  return tileLayout(getAlgorithm(), tile);
+}
+ScratchAccess LoadOp::getScratchAccess(const TileGeometry &tile) {
+  return tileAccess(getAlgorithm(), tile, /*toBlocked=*/true);
+}
+ScratchAccess StoreOp::getScratchAccess(const TileGeometry &tile) {
+  return tileAccess(getAlgorithm(), tile, /*toBlocked=*/false);
+}
+
+static void addScratchEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), ScratchResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), ScratchResource::get());
 }
 
 void LoadOp::getEffects(
@@ -198,10 +238,8 @@ void LoadOp::getEffects(
                        SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Write::get(), &getPayloadMutable(),
                        SideEffects::DefaultResource::get());
-  if (usesScratch(getAlgorithm())) {
-    effects.emplace_back(MemoryEffects::Write::get(), ScratchResource::get());
-    effects.emplace_back(MemoryEffects::Read::get(), ScratchResource::get());
-  }
+  if (usesScratch(getAlgorithm()))
+    addScratchEffects(effects);
 }
 
 void StoreOp::getEffects(
@@ -217,11 +255,182 @@ void StoreOp::getEffects(
   }
   effects.emplace_back(MemoryEffects::Write::get(), &getDestinationMutable(),
                        SideEffects::DefaultResource::get());
-  if (usesScratch(getAlgorithm())) {
-    effects.emplace_back(MemoryEffects::Write::get(), ScratchResource::get());
-    effects.emplace_back(MemoryEffects::Read::get(), ScratchResource::get());
+  if (usesScratch(getAlgorithm()))
+    addScratchEffects(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Exchange
+//===----------------------------------------------------------------------===//
+
+static bool isWarpStripedMode(ExchangeMode mode) {
+  return mode == ExchangeMode::warp_striped_to_blocked ||
+         mode == ExchangeMode::blocked_to_warp_striped;
+}
+
+LogicalResult ExchangeOp::verify() {
+  GroupType group = getGroup().getType();
+  ExchangeMode mode = getMode();
+  StringRef modeName = stringifyExchangeMode(mode);
+  if (getInput().getType() != getOutput().getType())
+    return emitOpError("output payload ")
+           << getOutput().getType() << " must have the input payload's type "
+           << getInput().getType();
+  if (group.isWarpLike()) {
+    if (mode != ExchangeMode::striped_to_blocked &&
+        mode != ExchangeMode::blocked_to_striped &&
+        mode != ExchangeMode::scatter_to_striped)
+      return emitOpError("mode '")
+             << modeName << "' is not valid for a warp group; warps accept "
+             << "striped_to_blocked, blocked_to_striped and scatter_to_striped";
+    if (getWarpTimeSlicing())
+      return emitOpError("warp_time_slicing is for block exchanges; a warp "
+                         "exchange already uses one warp's scratch");
+  }
+  int64_t items = getItemsPerThread();
+  if (isScatter() != bool(getRanks()))
+    return emitOpError() << "mode '" << modeName << "' "
+                         << (isScatter() ? "needs ranks (the tile position of "
+                                           "each item)"
+                                         : "takes no ranks (only the scatter "
+                                           "modes do)");
+  if (getRanks() && getRanks().getType().getDimSize(0) != items)
+    return emitOpError("ranks must have one entry per item (")
+           << items << "); got " << getRanks().getType();
+  bool flagged = mode == ExchangeMode::scatter_to_striped_flagged;
+  if (flagged != bool(getValidFlags()))
+    return emitOpError() << "mode '" << modeName << "' "
+                         << (flagged ? "needs valid_flags"
+                                     : "takes no valid_flags (only "
+                                       "scatter_to_striped_flagged does)");
+  if (getValidFlags() && getValidFlags().getType().getDimSize(0) != items)
+    return emitOpError("valid_flags must have one entry per item (")
+           << items << "); got " << getValidFlags().getType();
+  if (getWarpTimeSlicing() &&
+      (mode == ExchangeMode::scatter_to_striped_guarded || flagged))
+    return emitOpError("warp_time_slicing is not available for mode '")
+           << modeName << "'; remove warp_time_slicing";
+  if (!group.isWarpLike() && (isWarpStripedMode(mode) || getWarpTimeSlicing()))
+    return verifyWholeWarps(*this, getWarpTimeSlicing()
+                                       ? Twine("warp_time_slicing")
+                                       : Twine("mode '") + modeName + "'");
+  return success();
+}
+
+std::optional<ScratchLayout>
+ExchangeOp::getScratchLayout(const TileGeometry &tile) {
+  return exchangeLayout(tile, getWarpTimeSlicing());
+}
+
+ScratchAccess ExchangeOp::getScratchAccess(const TileGeometry &tile) {
+  ExchangeMode mode = getMode();
+  bool warpStriped = isWarpStripedMode(mode);
+  if (getWarpTimeSlicing())
+    return {SlotMap::dataDependent, SlotMap::dataDependent, false,
+            !warpStriped || tile.blockSize > kWarpThreads};
+  bool groupLocal = tile.warpLike || warpStriped;
+  bool internal = !groupLocal;
+  switch (mode) {
+  case ExchangeMode::striped_to_blocked:
+    return {SlotMap::striped, SlotMap::blocked, groupLocal, internal};
+  case ExchangeMode::blocked_to_striped:
+    return {SlotMap::blocked, SlotMap::striped, groupLocal, internal};
+  case ExchangeMode::warp_striped_to_blocked:
+    return {SlotMap::warpStriped, SlotMap::blocked, groupLocal, internal};
+  case ExchangeMode::blocked_to_warp_striped:
+    return {SlotMap::blocked, SlotMap::warpStriped, groupLocal, internal};
+  case ExchangeMode::scatter_to_blocked:
+    return {SlotMap::dataDependent, SlotMap::blocked, groupLocal, internal};
+  default:
+    return {SlotMap::dataDependent, SlotMap::striped, groupLocal, internal};
   }
 }
+
+void ExchangeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                       SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getRanksMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getValidFlagsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getOutputMutable(),
+                       SideEffects::DefaultResource::get());
+  addScratchEffects(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Shuffle
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShuffleOp::verify() {
+  if (getGroup().getType().getKind() != GroupKind::block)
+    return emitOpError("is a block operation (CUB's BlockShuffle); use "
+                       "this_block(), not ")
+           << getGroup().getType();
+  StringRef modeName = stringifyShuffleMode(getMode());
+  Type element = getItemType();
+  if (isShift()) {
+    if (!isa<MemRefType>(getInput().getType()) || !getOutput())
+      return emitOpError("mode '")
+             << modeName << "' shifts payloads: pass a payload and an "
+             << "output payload ('into'); scalars use offset or rotate";
+    if (getOutput().getType() != getInput().getType())
+      return emitOpError("output payload ")
+             << getOutput().getType() << " must have the input payload's type "
+             << getInput().getType();
+    if (getDistance())
+      return emitOpError("mode '") << modeName << "' moves items by exactly "
+                                   << "one position; remove distance";
+    if (getResult())
+      return emitOpError("mode '") << modeName << "' writes its output payload "
+                                   << "and returns no value";
+  } else {
+    if (isa<MemRefType>(getInput().getType()) || getOutput())
+      return emitOpError("mode '")
+             << modeName << "' moves one scalar per thread; payloads use "
+             << "up or down";
+    if (!getResult() || getResult().getType() != element)
+      return emitOpError("mode '") << modeName << "' returns a value of the "
+                                   << "input's type " << element;
+    if (getMode() == ShuffleMode::rotate && getFill())
+      return emitOpError("rotate leaves no thread without a source; remove "
+                         "fill");
+  }
+  if (getFill() && getFill().getType() != element)
+    return emitOpError("fill type ")
+           << getFill().getType() << " does not match the item type "
+           << element;
+  return success();
+}
+
+std::optional<ScratchLayout>
+ShuffleOp::getScratchLayout(const TileGeometry &tile) {
+  // One item per thread: CUB's BlockShuffle keeps `prev[BLOCK_THREADS]` (and
+  // a `next` array that none of its methods needs).
+  return ScratchLayout{tile.blockSize, false, 0};
+}
+
+ScratchAccess ShuffleOp::getScratchAccess(const TileGeometry &) {
+  return {SlotMap::dataDependent, SlotMap::dataDependent, false, true};
+}
+
+void ShuffleOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isa<MemRefType>(getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getOutputMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  addScratchEffects(effects);
+}
+
+#include "coop/Dialect/Coop/IR/CoopInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "coop/Dialect/Coop/IR/CoopOps.cpp.inc"

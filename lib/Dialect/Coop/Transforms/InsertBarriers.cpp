@@ -1,7 +1,6 @@
 //===- InsertBarriers.cpp - the reuse barriers scratch needs --------------===//
 
 #include "coop/Dialect/Coop/Analysis/Barriers.h"
-#include "coop/Dialect/Coop/Analysis/Scratch.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 #include "coop/Dialect/Coop/Transforms/Passes.h"
 
@@ -33,7 +32,8 @@ struct InsertBarriers : coop::impl::CoopInsertBarriersBase<InsertBarriers> {
         const BarrierDecision &decision = it->second;
         OpBuilder builder(op);
         if (decision.before == BarrierKind::warp) {
-          builder.create<BarrierOp>(op->getLoc(), getGroup(op));
+          builder.create<BarrierOp>(op->getLoc(),
+                                     cast<CollectiveOpInterface>(op).getGroup());
           ++numWarpBarriers;
         } else if (decision.before == BarrierKind::block) {
           blockBarrier(builder, op->getLoc());

@@ -1,6 +1,5 @@
 //===- PlanScratch.cpp - size, align and place coop scratch ---------------===//
 
-#include "coop/Dialect/Coop/Analysis/Scratch.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 #include "coop/Dialect/Coop/Transforms/Passes.h"
 
@@ -42,16 +41,20 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
     Region implicit;
     llvm::MapVector<Operation *, Region> explicitRegions;
     WalkResult walk = fn->walk([&](Operation *op) {
-      if (!isa<LoadOp, StoreOp>(op) || !usesScratch(getAlgorithm(op)))
+      auto collective = dyn_cast<CollectiveOpInterface>(op);
+      if (!collective || !hasScratchEffect(op))
         return WalkResult::advance();
       // Nested functions are planned on their own.
       if (op->getParentOfType<FunctionOpInterface>() != fn)
         return WalkResult::advance();
-      FailureOr<TileGeometry> tile = getTileGeometry(op);
+      FailureOr<TileGeometry> tile = getTileGeometry(collective);
       if (failed(tile))
         return WalkResult::interrupt();
-      int64_t bytes = getScratchLayout(*tile)->bytes(tile->elementBytes);
-      Value storage = getTempStorage(op);
+      std::optional<ScratchLayout> layout = collective.getScratchLayout(*tile);
+      if (!layout)
+        return WalkResult::advance();
+      int64_t bytes = layout->bytes(tile->elementBytes);
+      Value storage = collective.getTempStorage();
       if (!storage) {
         implicit.uses.push_back({op, bytes});
         return WalkResult::advance();

@@ -6,6 +6,7 @@
 include "coop/Dialect/Coop/IR/CoopDialect.td"
 include "coop/Dialect/Coop/IR/CoopAttrs.td"
 include "coop/Dialect/Coop/IR/CoopTypes.td"
+include "coop/Dialect/Coop/IR/CoopInterfaces.td"
 include "coop/Dialect/Coop/IR/CoopOps.td"
 
 #endif // COOP_DIALECT_COOP_IR_COOP_TD

@@ -71,4 +71,67 @@ def Coop_SharingAttr : EnumAttr<Coop_Dialect, Coop_Sharing, "sharing"> {
   }];
 }
 
+def Coop_ExchangeMode : I32EnumAttr<"ExchangeMode",
+    "which layouts an exchange converts between", [
+    I32EnumAttrCase<"striped_to_blocked", 0>,
+    I32EnumAttrCase<"blocked_to_striped", 1>,
+    I32EnumAttrCase<"warp_striped_to_blocked", 2>,
+    I32EnumAttrCase<"blocked_to_warp_striped", 3>,
+    I32EnumAttrCase<"scatter_to_blocked", 4>,
+    I32EnumAttrCase<"scatter_to_striped", 5>,
+    I32EnumAttrCase<"scatter_to_striped_guarded", 6>,
+    I32EnumAttrCase<"scatter_to_striped_flagged", 7>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_ExchangeModeAttr : EnumAttr<Coop_Dialect, Coop_ExchangeMode,
+                                     "exchange_mode"> {
+  let summary = "exchange mode (CUB's BlockExchange and WarpExchange methods)";
+  let description = [{
+    `striped_to_blocked` / `blocked_to_striped` transpose between striped
+    (`rank + i * group_size`) and blocked (`rank * ipt + i`) order;
+    the `warp_striped` modes between blocked and warp-striped order (warp
+    `w`, lane `l` owns `w * 32 * ipt + l + 32 * i`); the `scatter` modes
+    place each item at its `ranks` position (guarded: only ranks >= 0,
+    flagged: only items whose `valid_flags` is set) and read the tile back
+    blocked or striped. Warps accept `striped_to_blocked`,
+    `blocked_to_striped` and `scatter_to_striped`.
+
+    ```mlir
+    coop.exchange %block, %in into %out mode = scatter_to_blocked
+        ranks = %ranks : memref<4xi32>
+        : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    ```
+  }];
+}
+
+def Coop_ShuffleMode : I32EnumAttr<"ShuffleMode",
+    "how a block shuffle moves values between threads", [
+    I32EnumAttrCase<"up", 0>,
+    I32EnumAttrCase<"down", 1>,
+    I32EnumAttrCase<"offset", 2>,
+    I32EnumAttrCase<"rotate", 3>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_ShuffleModeAttr : EnumAttr<Coop_Dialect, Coop_ShuffleMode,
+                                    "shuffle_mode"> {
+  let summary = "shuffle mode (CUB's BlockShuffle methods)";
+  let description = [{
+    `up` / `down` shift the block's blocked tile of payloads by one item
+    (toward higher / lower tile positions); `offset` / `rotate` give each
+    thread the scalar of the thread `distance` ranks away (rotate: modulo
+    the block size).
+
+    ```mlir
+    %r = coop.shuffle %block, %x mode = rotate distance = %d
+        : !coop.group<block>, f32 -> f32
+    ```
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPATTRS_TD

@@ -5,6 +5,7 @@
 
 include "coop/Dialect/Coop/IR/CoopDialect.td"
 include "coop/Dialect/Coop/IR/CoopAttrs.td"
+include "coop/Dialect/Coop/IR/CoopInterfaces.td"
 include "coop/Dialect/Coop/IR/CoopTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonTypeConstraints.td"
@@ -159,7 +160,9 @@ def Coop_TempStorageOp : Coop_Op<"temp_storage"> {
 //===----------------------------------------------------------------------===//
 
 def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+                              ["getScratchLayout", "getScratchAccess"]>]> {
   let summary = "load a group tile from memory into per-thread payloads";
   let description = [{
     Every thread of `group` fills its payload (a static 1-D memref of
@@ -208,11 +211,14 @@ def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
     int64_t getItemsPerThread() {
       return ::llvm::cast<::mlir::MemRefType>(getPayload().getType()).getDimSize(0);
     }
+    ::mlir::Type getItemType() { return getSource().getType().getElementType(); }
   }];
 }
 
 def Coop_StoreOp : Coop_Op<"store", [AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+                              ["getScratchLayout", "getScratchAccess"]>]> {
   let summary = "store a group tile from per-thread payloads into memory";
   let description = [{
     Every thread of `group` writes its payload (a static 1-D memref, or a
@@ -251,6 +257,140 @@ def Coop_StoreOp : Coop_Op<"store", [AttrSizedOperandSegments,
       if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getValue().getType()))
         return memref.getDimSize(0);
       return 1;
+    }
+    ::mlir::Type getItemType() {
+      return getDestination().getType().getElementType();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Exchanges
+//===----------------------------------------------------------------------===//
+
+def Coop_Payload : MemRefRankOf<[I8, I16, I32, I64, F16, BF16, F32, F64], [1]>;
+def Coop_Flags : MemRefRankOf<[I1, I8, I16, I32, I64], [1]>;
+
+def Coop_ExchangeOp : Coop_Op<"exchange", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+                              ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "rearrange a group's tile between layouts";
+  let description = [{
+    CUB's `BlockExchange` (block groups) and `WarpExchange` (warps and
+    logical warps, shared-memory algorithm). Every thread of `group` passes
+    its `input` payload and receives its items of the rearranged tile in
+    `output` (a payload of the same size and type; it may be `input`).
+    Scatter modes take `ranks`, an `i32` payload of the same size: the tile
+    position of each item. `scatter_to_striped_guarded` skips items with a
+    negative rank, `scatter_to_striped_flagged` items whose `valid_flags`
+    is zero; positions that receive no item hold unspecified values.
+    `warp_time_slicing` (blocks, not the guarded and flagged modes) uses one
+    warp's worth of scratch and exchanges one warp's slice at a time.
+
+    Rules checked here: the group is a block, a warp or a logical warp of 1,
+    2, 4, 8, 16 or 32 lanes; warps accept `striped_to_blocked`,
+    `blocked_to_striped` and `scatter_to_striped` and no `temp_storage` or
+    `warp_time_slicing`; payloads match in size and element type; `ranks`
+    is given exactly for the scatter modes and `valid_flags` exactly for the
+    flagged mode; warp-striped modes and time slicing need whole warps.
+
+    ```mlir
+    coop.exchange %block, %items into %blocked mode = striped_to_blocked
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.exchange %warp, %items into %out mode = scatter_to_striped
+        ranks = %ranks : memref<4xi32>
+        : !coop.group<threads_within_warp, 8>, memref<4xf64>, memref<4xf64>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$input,
+    Coop_Payload:$output,
+    Optional<MemRefRankOf<[I32], [1]>>:$ranks,
+    Optional<Coop_Flags>:$valid_flags,
+    Optional<Coop_TempStorage>:$temp_storage,
+    Coop_ExchangeModeAttr:$mode,
+    UnitAttr:$warp_time_slicing);
+  let assemblyFormat = [{
+    $group `,` $input `into` $output `mode` `=` `` $mode
+    (`ranks` `=` $ranks^ `:` type($ranks))?
+    (`valid_flags` `=` $valid_flags^ `:` type($valid_flags))?
+    (`warp_time_slicing` $warp_time_slicing^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input) `,` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType()).getElementType();
+    }
+    /// True for the modes that take ranks.
+    bool isScatter() {
+      return getMode() >= ::mlir::coop::ExchangeMode::scatter_to_blocked;
+    }
+  }];
+}
+
+def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+                              ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "move values between neighbouring threads of a block";
+  let description = [{
+    CUB's `BlockShuffle`. `up` and `down` take payloads: `output` receives
+    the block's blocked tile shifted by one item toward higher (`up`) or
+    lower (`down`) positions; the one vacated item is `fill` when given,
+    otherwise unspecified. `offset` and `rotate` take a scalar and return
+    the scalar of the thread `distance` ranks away (a runtime value, uniform
+    across the block): for `offset`, threads whose source is outside the
+    block get `fill` when given, otherwise their own value; `rotate` wraps
+    around the block (`distance` in [0, block size)).
+
+    ```mlir
+    coop.shuffle %block, %items into %prev mode = up fill = %zero : f32
+        : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    %right = coop.shuffle %block, %x mode = offset distance = %d
+        : !coop.group<block>, f32 -> f32
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
+    Optional<Coop_Payload>:$output,
+    Optional<Index>:$distance,
+    Optional<Coop_Element>:$fill,
+    Optional<Coop_TempStorage>:$temp_storage,
+    Coop_ShuffleModeAttr:$mode);
+  let results = (outs Optional<Coop_Element>:$result);
+  let assemblyFormat = [{
+    $group `,` $input (`into` $output^)? `mode` `=` `` $mode
+    (`distance` `=` $distance^)?
+    (`fill` `=` $fill^ `:` type($fill))?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input)
+    (`,` type($output)^)? (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getInput().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+    ::mlir::Type getItemType() {
+      ::mlir::Type type = getInput().getType();
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(type))
+        return memref.getElementType();
+      return type;
+    }
+    /// True for `up` and `down`, which shift payloads.
+    bool isShift() {
+      return getMode() == ::mlir::coop::ShuffleMode::up ||
+             getMode() == ::mlir::coop::ShuffleMode::down;
     }
   }];
 }

@@ -1,0 +1,25 @@
+//===- CoopToGPU.h - lower coop ops to gpu/nvvm/memref ------------*- C++ -*-===//
+//
+// One conversion pattern per op family (LoadStore.cpp, Exchange.cpp,
+// Shuffle.cpp, Groups.cpp) over shared tile helpers (TileHelpers.h). The
+// patterns expect the scratch planner's offsets and barriers already in
+// place (--coop-plan-scratch, --coop-insert-barriers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOP_CONVERSION_COOPTOGPU_COOPTOGPU_H
+#define COOP_CONVERSION_COOPTOGPU_COOPTOGPU_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::coop {
+
+/// Adds the patterns that lower every coop op.
+void populateCoopToGPUConversionPatterns(RewritePatternSet &patterns);
+
+/// Marks the coop dialect illegal and the dialects the patterns emit legal.
+void configureCoopToGPUConversionTarget(ConversionTarget &target);
+
+} // namespace mlir::coop
+
+#endif // COOP_CONVERSION_COOPTOGPU_COOPTOGPU_H

@@ -1,0 +1,98 @@
+//===- CoopCollective.h - what every collective op shares ---------*- C++ -*-===//
+//
+// The numbers the verifiers, the scratch planner, the barrier analysis and
+// the lowering agree on: a collective's geometry (who shares a tile, how many
+// items each thread owns), the scratch layout each op computes once with
+// CUB's formulas, and how an op's exchange phases index that scratch. Ops
+// provide them through CollectiveOpInterface (CoopInterfaces.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOP_DIALECT_COOP_IR_COOPCOLLECTIVE_H
+#define COOP_DIALECT_COOP_IR_COOPCOLLECTIVE_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir::coop {
+
+inline constexpr int64_t kWarpThreads = 32;
+/// log2 of the shared-memory banks: CUB pads one slot per 32 items.
+inline constexpr int64_t kLogSharedMemoryBanks = 5;
+inline constexpr int64_t kScratchAlignment = 16;
+inline constexpr int64_t kMaxBlockThreads = 1024;
+/// Static shared memory per block; past it a kernel needs dynamic shared memory.
+inline constexpr int64_t kStaticSharedMemoryLimit = 48 * 1024;
+
+/// Discardable attributes written by the scratch planner.
+inline constexpr llvm::StringLiteral kScratchOffsetAttr = "coop.scratch_offset";
+inline constexpr llvm::StringLiteral kScratchSizeAttr = "coop.scratch_size";
+inline constexpr llvm::StringLiteral kScratchAlignmentAttr = "coop.scratch_alignment";
+inline constexpr llvm::StringLiteral kDynamicSharedMemoryAttr = "coop.dynamic_shared_memory";
+/// Marks the function argument that holds the function's scratch buffer,
+/// when the caller owns it.
+inline constexpr llvm::StringLiteral kScratchArgumentAttr = "coop.scratch";
+
+/// A collective's tile in a block of known size.
+struct TileGeometry {
+  bool warpLike;          // a physical or logical warp group
+  int64_t groupSize;      // threads sharing one tile
+  int64_t blockSize;      // threads in the block
+  int64_t itemsPerThread;
+  Type elementType;
+  int64_t elementBytes;
+
+  int64_t tileItems() const { return groupSize * itemsPerThread; }
+  int64_t groupsPerBlock() const { return blockSize / groupSize; }
+  bool operator==(const TileGeometry &other) const {
+    return warpLike == other.warpLike && groupSize == other.groupSize &&
+           blockSize == other.blockSize &&
+           itemsPerThread == other.itemsPerThread &&
+           elementBytes == other.elementBytes;
+  }
+};
+
+/// How an op lays out its items in its scratch slice.
+struct ScratchLayout {
+  /// Elements of the op's whole slice.
+  int64_t elements;
+  /// Index padding: one slot per 32 items (CUB's SHR_ADD), when
+  /// items_per_thread > 4 and a power of two.
+  bool shiftPadding;
+  /// For exchanges that each warp or logical warp does on its own: the
+  /// element stride between consecutive groups' regions (0: one region).
+  int64_t groupStride;
+
+  int64_t bytes(int64_t elementBytes) const { return elements * elementBytes; }
+};
+
+/// An exchange through scratch: thread-to-slot maps of its two phases.
+/// `blocked`: slot rank*ipt + i; `striped`: rank + i*group_size;
+/// `warpStriped`: warp*32*ipt + lane + 32*i (all padded alike, warp-like
+/// groups within their own region). `dataDependent`: slots chosen at run
+/// time (scatter ranks, neighbours, time slices), never provably private.
+enum class SlotMap { blocked, striped, warpStriped, dataDependent };
+
+/// What the barrier analysis needs to know of an op's scratch accesses.
+struct ScratchAccess {
+  SlotMap scatter;  // the slots the op writes first
+  SlotMap gather;   // the slots it reads after its internal synchronization
+  /// Each warp (or logical warp) exchanges in its own region of the slice,
+  /// synchronized by a warp barrier.
+  bool groupLocal;
+  /// A block barrier between the op's first scratch access and its last,
+  /// which orders every earlier access of every thread.
+  bool internalBlockBarrier;
+};
+
+/// The scratch layout of CUB's BlockExchange (one warp's items at a time
+/// when time-sliced) or, for warp-like groups, WarpExchange's.
+ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced);
+
+} // namespace mlir::coop
+
+#endif // COOP_DIALECT_COOP_IR_COOPCOLLECTIVE_H

@@ -1,0 +1,216 @@
+//===- Exchange.cpp - coop.exchange through shared scratch ----------------===//
+//
+// CUB's BlockExchange and WarpExchange (shared-memory algorithm): every
+// thread stores its items at the slots of the input layout, the group
+// synchronizes, every thread loads its items from the slots of the output
+// layout. Scatter modes store at the given ranks. Time slicing (blocks)
+// moves one warp's worth of the tile through scratch at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileHelpers.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+namespace {
+
+bool toBlocked(ExchangeMode mode) {
+  return mode == ExchangeMode::striped_to_blocked ||
+         mode == ExchangeMode::warp_striped_to_blocked ||
+         mode == ExchangeMode::scatter_to_blocked;
+}
+
+/// Per item: does the thread store it (guarded and flagged scatters).
+SmallVector<Value> scatterGuards(Ix ix, ExchangeOp op, ArrayRef<Value> ranks,
+                                 ArrayRef<Value> flags) {
+  SmallVector<Value> guards;
+  if (op.getMode() == ExchangeMode::scatter_to_striped_guarded) {
+    for (Value rank : ranks) {
+      Value zero = arith::ConstantIntOp::create(ix.b, ix.loc, rank.getType(), 0);
+      guards.push_back(arith::CmpIOp::create(
+          ix.b, ix.loc, arith::CmpIPredicate::sge, rank, zero));
+    }
+  } else if (op.getMode() == ExchangeMode::scatter_to_striped_flagged) {
+    for (Value flag : flags) {
+      Value zero = arith::ConstantIntOp::create(ix.b, ix.loc, flag.getType(), 0);
+      guards.push_back(arith::CmpIOp::create(
+          ix.b, ix.loc, arith::CmpIPredicate::ne, flag, zero));
+    }
+  }
+  return guards;
+}
+
+/// CUB's time-sliced StripedToBlocked, BlockedToStriped, ScatterToBlocked
+/// and ScatterToStriped: in turn s, the items whose tile position falls in
+/// slice s (32 * ipt positions) go through scratch; warp s gathers its
+/// blocked items, or every thread gathers its striped items of the slice.
+SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
+                                           ExchangeOp op, Value scratch,
+                                           const TileGeometry &tile,
+                                           const ScratchLayout &layout,
+                                           const TileThreads &t,
+                                           ArrayRef<Value> items,
+                                           ArrayRef<Value> ranks) {
+  Ix ix{b, loc};
+  int64_t n = tile.itemsPerThread, blockSize = tile.blockSize;
+  int64_t sliceItems = kWarpThreads * n;
+  Value warp = ix.div(t.rank, kWarpThreads);
+  Value lane = ix.rem(t.rank, kWarpThreads);
+  bool blockedOut = toBlocked(op.getMode());
+  IndexFn striped = stripedPositions(ix, tile, t.rank);
+  SmallVector<Value> output(items);
+  SmallVector<Type> types(n, tile.elementType);
+  for (int64_t s = 0, slices = blockSize / kWarpThreads; s < slices; ++s) {
+    int64_t first = s * sliceItems, last = first + sliceItems;
+    if (s > 0)
+      gpu::BarrierOp::create(b, loc);
+    // Scatter the items that belong to this slice.
+    for (int64_t i = 0; i < n; ++i) {
+      Value position, inSlice;
+      if (!ranks.empty()) {
+        position = ix.index(ranks[i]);
+        inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
+      } else if (op.getMode() == ExchangeMode::blocked_to_striped) {
+        continue; // stored below by warp s
+      } else {
+        // Strip i (positions [i*B, (i+1)*B)) may overlap the slice.
+        if (i * blockSize >= last || (i + 1) * blockSize <= first)
+          continue;
+        position = striped(i);
+        inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
+      }
+      auto guard = scf::IfOp::create(b, loc, inSlice, /*withElseRegion=*/false);
+      OpBuilder then = guard.getThenBodyBuilder();
+      Ix tx{then, loc};
+      memref::StoreOp::create(
+          then, loc, items[i], scratch,
+          tx.pad(tx.sub(position, first), layout.shiftPadding));
+    }
+    if (op.getMode() == ExchangeMode::blocked_to_striped) {
+      auto turn = scf::IfOp::create(b, loc, ix.eq(warp, s), false);
+      OpBuilder then = turn.getThenBodyBuilder();
+      Ix tx{then, loc};
+      for (int64_t i = 0; i < n; ++i)
+        memref::StoreOp::create(
+            then, loc, items[i], scratch,
+            tx.pad(tx.add(tx.mul(lane, n), i), layout.shiftPadding));
+    }
+    gpu::BarrierOp::create(b, loc);
+    // Gather this slice's items of the output layout.
+    if (blockedOut) {
+      auto turn = scf::IfOp::create(b, loc, types, ix.eq(warp, s), true);
+      OpBuilder then = turn.getThenBodyBuilder();
+      Ix tx{then, loc};
+      SmallVector<Value> loaded;
+      for (int64_t i = 0; i < n; ++i)
+        loaded.push_back(memref::LoadOp::create(
+            then, loc, scratch,
+            tx.pad(tx.add(tx.mul(lane, n), i), layout.shiftPadding)));
+      scf::YieldOp::create(then, loc, ValueRange(loaded));
+      OpBuilder otherwise = turn.getElseBodyBuilder();
+      scf::YieldOp::create(otherwise, loc, ValueRange(output));
+      output.assign(turn.getResults().begin(), turn.getResults().end());
+      continue;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (i * blockSize >= last || (i + 1) * blockSize <= first)
+        continue;
+      Value position = striped(i);
+      Value inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
+      auto guard = scf::IfOp::create(b, loc, tile.elementType, inSlice, true);
+      OpBuilder then = guard.getThenBodyBuilder();
+      Ix tx{then, loc};
+      scf::YieldOp::create(
+          then, loc,
+          Value(memref::LoadOp::create(
+              then, loc, scratch,
+              tx.pad(tx.sub(position, first), layout.shiftPadding))));
+      OpBuilder otherwise = guard.getElseBodyBuilder();
+      scf::YieldOp::create(otherwise, loc, output[i]);
+      output[i] = guard.getResult(0);
+    }
+  }
+  return output;
+}
+
+struct ExchangeLowering : OpConversionPattern<ExchangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ExchangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    Location loc = op.getLoc();
+    Ix ix{rewriter, loc};
+    ScratchLayout layout = *op.getScratchLayout(*tile);
+    FailureOr<Value> scratch =
+        scratchSlice(rewriter, op, tile->elementType, layout.elements);
+    if (failed(scratch))
+      return failure();
+    int64_t n = tile->itemsPerThread;
+    TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
+    SmallVector<Value> items = readPayload(rewriter, loc, adaptor.getInput(), n);
+    SmallVector<Value> ranks, flags;
+    if (adaptor.getRanks())
+      ranks = readPayload(rewriter, loc, adaptor.getRanks(), n);
+    if (adaptor.getValidFlags())
+      flags = readPayload(rewriter, loc, adaptor.getValidFlags(), n);
+
+    ExchangeMode mode = op.getMode();
+    ScratchAccess access = op.getScratchAccess(*tile);
+    SmallVector<Value> result;
+    if (op.getWarpTimeSlicing() &&
+        (mode == ExchangeMode::warp_striped_to_blocked ||
+         mode == ExchangeMode::blocked_to_warp_striped)) {
+      // One warp's region at a time: the lane's slots in a warp's tile.
+      TileGeometry warp = *tile;
+      warp.groupSize = kWarpThreads;
+      TileThreads lane{ix.rem(t.rank, kWarpThreads), t.base, t.linearTid};
+      SmallVector<Value> blocked =
+          scratchSlots(ix, SlotMap::blocked, warp, layout, lane);
+      SmallVector<Value> striped =
+          scratchSlots(ix, SlotMap::striped, warp, layout, lane);
+      bool in = mode == ExchangeMode::warp_striped_to_blocked;
+      result = timeSlicedWarpExchange(rewriter, loc, op, *scratch, *tile, t,
+                                      items, in ? striped : blocked,
+                                      in ? blocked : striped);
+    } else if (op.getWarpTimeSlicing()) {
+      result = timeSlicedBlockExchange(rewriter, loc, op, *scratch, *tile,
+                                       layout, t, items, ranks);
+    } else {
+      SmallVector<Value> scatter;
+      if (op.isScatter()) {
+        Value region = scratchRegion(ix, *tile, layout, t);
+        for (Value rank : ranks)
+          scatter.push_back(
+              ix.pad(ix.add(region, ix.index(rank)), layout.shiftPadding));
+      } else {
+        scatter = scratchSlots(ix, access.scatter, *tile, layout, t);
+      }
+      SmallVector<Value> gather =
+          scratchSlots(ix, access.gather, *tile, layout, t);
+      result = exchangeThroughScratch(
+          rewriter, loc, *scratch, items, scatter, gather,
+          [&](OpBuilder &b) { groupSync(b, loc, op, *tile, access.groupLocal); },
+          scatterGuards(ix, op, ranks, flags));
+    }
+    writePayload(rewriter, loc, adaptor.getOutput(), result);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateExchangePatterns(RewritePatternSet &patterns) {
+  patterns.add<ExchangeLowering>(patterns.getContext());
+}

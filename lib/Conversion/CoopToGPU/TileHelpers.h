@@ -1,0 +1,127 @@
+//===- TileHelpers.h - what the coop lowering patterns share ------*- C++ -*-===//
+//
+// Index names follow CUB: `rank` is the thread's rank in its group, `base`
+// the element offset of its group's tile, `pos` an item's position in the
+// tile. Every per-item loop is unrolled: each payload slot is accessed at a
+// constant index, so payloads are promoted to registers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOP_LIB_CONVERSION_COOPTOGPU_TILEHELPERS_H
+#define COOP_LIB_CONVERSION_COOPTOGPU_TILEHELPERS_H
+
+#include "coop/Dialect/Coop/IR/CoopOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <functional>
+
+namespace mlir::coop::lowering {
+
+/// Index arithmetic that folds the trivial cases as it builds.
+struct Ix {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t v);
+  Value add(Value x, Value y);
+  Value add(Value x, int64_t y);
+  Value sub(Value x, int64_t y);
+  Value mul(Value x, int64_t y);
+  Value div(Value x, int64_t y);
+  Value rem(Value x, int64_t y);
+  Value lt(Value x, Value y);
+  Value lt(Value x, int64_t y);
+  Value ge(Value x, int64_t y);
+  Value eq(Value x, int64_t y);
+  Value both(Value x, Value y);
+  /// CUB's SHR_ADD padding: one extra slot per 32 items.
+  Value pad(Value x, bool enabled);
+  /// An integer of any width as an index (sign-extended).
+  Value index(Value integer);
+};
+
+/// An item's position (tile or scratch slot) by item number.
+using IndexFn = std::function<Value(int64_t)>;
+
+/// The thread's rank in the block, x fastest (`op` is inside a function
+/// with known block dimensions).
+Value linearThreadId(OpBuilder &b, Location loc, Operation *op);
+
+/// A warp barrier over lanes [k*width, (k+1)*width) of the thread's warp.
+void warpSync(OpBuilder &b, Location loc, Operation *op, int64_t width);
+
+/// Where one thread's tile lives and who it is in its group.
+struct TileThreads {
+  Value rank;      // rank in the group
+  Value base;      // element index of the group's tile in memory
+  Value linearTid; // rank in the block
+};
+TileThreads tileThreads(OpBuilder &b, Location loc, Operation *op,
+                        const TileGeometry &tile, Value offset);
+
+/// Tile positions of the items in each layout.
+IndexFn blockedPositions(Ix ix, const TileGeometry &tile, Value rank);
+IndexFn stripedPositions(Ix ix, const TileGeometry &tile, Value rank);
+/// CUB's warp-striped layout: warp w's lanes stripe its 32 * ipt segment.
+IndexFn warpStripedPositions(Ix ix, const TileGeometry &tile, Value rank);
+
+/// Scratch slots (padded, inside the group's region) of the items in
+/// `map`, which must not be data dependent.
+SmallVector<Value> scratchSlots(Ix ix, SlotMap map, const TileGeometry &tile,
+                                const ScratchLayout &layout,
+                                const TileThreads &t);
+/// The start of the thread's group region in the slice (0 for blocks).
+Value scratchRegion(Ix ix, const TileGeometry &tile,
+                    const ScratchLayout &layout, const TileThreads &t);
+
+/// The payload's items, and writing them back.
+SmallVector<Value> readPayload(OpBuilder &b, Location loc, Value payload,
+                               int64_t n);
+void writePayload(OpBuilder &b, Location loc, Value payload,
+                  ArrayRef<Value> items);
+
+/// Reads the items at `memory[base + position(i)]`; with `valid`, only
+/// positions below it, the others take `fallback`.
+SmallVector<Value> readItems(OpBuilder &b, Location loc, Value memory,
+                             Value base, Value valid, ArrayRef<Value> fallback,
+                             Type element, int64_t n, IndexFn position);
+void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
+                Value valid, ArrayRef<Value> items, IndexFn position);
+
+/// The op's slice of its function's scratch buffer as `elements` items of
+/// `element` (the planner's offset; the buffer is made on first use).
+FailureOr<Value> scratchSlice(RewriterBase &rewriter, Operation *op,
+                              Type element, int64_t elements);
+
+/// The barrier that orders a group's exchange between its two phases.
+void groupSync(OpBuilder &b, Location loc, Operation *op,
+               const TileGeometry &tile, bool groupLocal);
+
+/// Stores `items` at `scatter` (each under `guard[i]` when guards are
+/// given), synchronizes, loads from `gather`.
+SmallVector<Value> exchangeThroughScratch(
+    OpBuilder &b, Location loc, Value scratch, ArrayRef<Value> items,
+    ArrayRef<Value> scatter, ArrayRef<Value> gather,
+    llvm::function_ref<void(OpBuilder &)> sync, ArrayRef<Value> guards = {});
+
+/// CUB's time-sliced warp exchange: warp s exchanges through the slice's
+/// one region in turn s, the turns separated by block barriers.
+SmallVector<Value> timeSlicedWarpExchange(OpBuilder &b, Location loc,
+                                          Operation *op, Value scratch,
+                                          const TileGeometry &tile,
+                                          const TileThreads &t,
+                                          ArrayRef<Value> items,
+                                          ArrayRef<Value> scatter,
+                                          ArrayRef<Value> gather);
+
+/// The ops' patterns, one family each.
+void populateLoadStorePatterns(RewritePatternSet &patterns);
+void populateExchangePatterns(RewritePatternSet &patterns);
+void populateShufflePatterns(RewritePatternSet &patterns);
+void populateGroupPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::coop::lowering
+
+#endif // COOP_LIB_CONVERSION_COOPTOGPU_TILEHELPERS_H
