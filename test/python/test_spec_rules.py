@@ -132,6 +132,43 @@ except ImportError as error:
     assert all(extra in message for extra in EXTRAS), message
 
 
+PLAIN_CACHED_KERNEL = """
+import os
+import numba_cuda_mlir.tools
+numba_cuda_mlir.tools._cached_cc = (9, 0)
+from numba_cuda_mlir import cuda, types
+if os.environ.get("WITH_COOP") == "1":
+    import cuda.coop.numba_mlir as coop  # noqa: F401
+
+@cuda.jit(cache=True)
+def axpy(a, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        y[i] = a * x[i] + y[i]
+
+axpy.compile((types.float32, types.float32[::1], types.float32[::1]))
+print(sum(axpy._cache_hits.values()), sum(axpy._cache_misses.values()))
+"""
+
+
+def test_disk_cache_is_skipped_while_the_backend_is_registered(tmp_path):
+    # What docs/configuration.md says: Numba-CUDA-MLIR neither loads nor saves
+    # any kernel, plain ones included, while a planner is registered.
+    script = tmp_path / "plain_kernel.py"
+    script.write_text(PLAIN_CACHED_KERNEL)
+
+    def run(with_coop):
+        result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=600, env={**os.environ, "NUMBA_CACHE_DIR": str(
+                                    tmp_path / "cache"), "WITH_COOP": with_coop})
+        return _last_line(result)
+
+    assert run("1") == "0 0"  # not looked up
+    assert run("0") == "0 1"  # looked up, compiled, saved
+    assert run("0") == "1 0"  # loaded
+    assert run("1") == "0 0"  # the saved kernel is not loaded
+
+
 # ---------------------------------------------------------------------------
 # ThreadData: items_per_thread and the element type
 # (compiled in this process; importing the backend registers it)
@@ -194,6 +231,31 @@ def test_items_per_thread_inside_an_inlined_device_helper(options):
     ptx = _compile(kernel, [I32, literal(4)]).metadata["ptx"]
     assert ptx.count("st.global.u32") == 4, ptx
     assert ".local" not in ptx
+
+
+def test_typed_assignments_in_an_inlined_helper_type_the_payload():
+    @cuda.jit(device=True)
+    def fill(items):
+        for i in range(items.items_per_thread):
+            items[i] = np.float32(cuda.threadIdx.x + i)
+
+    def typed_by_helper(dst, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        fill(items)
+        for i in range(items_per_thread):
+            dst[cuda.threadIdx.x * items_per_thread + i] = items[i]
+
+    ptx = _compile(typed_by_helper, [types.float64[::1], literal(2)]).metadata["ptx"]
+    # float32 items, widened when written into the float64 array.
+    assert _stores(ptx) == ["st.global.f64"] and "cvt.f64.f32" in ptx
+
+    def conflicting(src, items_per_thread):
+        items = coop.ThreadData(items_per_thread)
+        coop.load(coop.this_block(), src, items)
+        fill(items)
+
+    message = _error(conflicting, [I32, literal(2)])
+    assert "a value of type float32 is assigned to a ThreadData of element type int32" in message
 
 
 @pytest.mark.parametrize("declared", ["load", "explicit"])
