@@ -192,3 +192,89 @@ func.func @cfg_loop(%src: memref<?xi32>, %c: i1) attributes {gpu.known_block_siz
 ^exit:
   return
 }
+
+// -----
+
+// Exchanges share the load's slice (the compiler's implicit region, CUB's
+// union). The transpose load gathers blocked and blocked_to_striped scatters
+// blocked: each slot is rewritten by the thread that read it, no barrier;
+// the same again scatters blocked over slots other threads gathered striped:
+// a block barrier. A shuffle's neighbour reads always need one before the
+// next use. A callee that synchronizes the block orders the uses before the
+// call; one that does not, does not.
+// CHECK-LABEL: gpu.func @exchanges
+gpu.module @x {
+  func.func private @sync() {
+    gpu.barrier
+    return
+  }
+  func.func private @nosync() {
+    return
+  }
+  gpu.func @exchanges(%src: memref<?xi32>, %x: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<4xi32>
+    %out = memref.alloca() : memref<4xi32>
+    // CHECK: coop.load
+    // CHECK-NEXT: coop.exchange {{.*}} mode = blocked_to_striped
+    // CHECK-NEXT: %[[B:.*]] = coop.this_block
+    // CHECK-NEXT: coop.barrier %[[B]]
+    // CHECK-NEXT: coop.exchange {{.*}} mode = blocked_to_striped
+    // CHECK-NEXT: call @sync
+    // CHECK-NEXT: coop.shuffle
+    // CHECK-NEXT: call @nosync
+    // CHECK-NEXT: coop.this_block
+    // CHECK-NEXT: coop.barrier
+    // CHECK-NEXT: coop.shuffle
+    // expected-remark @+1 {{reuse barrier before: none}}
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    // expected-remark @+1 {{reuse barrier before: none}}
+    coop.exchange %b, %items into %out mode = blocked_to_striped : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // expected-note @-1 {{reuses the scratch of this op}}
+    // expected-remark @+1 {{reuse barrier before: block}}
+    coop.exchange %b, %out into %items mode = blocked_to_striped : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    func.call @sync() : () -> ()
+    // expected-remark @+1 {{reuse barrier before: none}}
+    %r = coop.shuffle %b, %x mode = offset : !coop.group<block>, i32 -> i32
+    func.call @nosync() : () -> ()
+    // expected-note @-2 {{reuses the scratch of this op}}
+    // expected-remark @+1 {{reuse barrier before: block}}
+    %s = coop.shuffle %b, %r mode = rotate : !coop.group<block>, i32 -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// Warp-striped exchanges of one warp's region need only a warp barrier
+// between them; logical-warp exchanges too.
+// CHECK-LABEL: gpu.func @warp_regions
+gpu.module @w {
+  gpu.func @warp_regions(%src: memref<?xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %items = memref.alloca() : memref<2xf64>
+    %out = memref.alloca() : memref<2xf64>
+    // CHECK: coop.exchange {{.*}} mode = warp_striped_to_blocked
+    // CHECK-NEXT: coop.barrier %{{.*}} : !coop.group<block>
+    // CHECK-NEXT: coop.exchange {{.*}} mode = warp_striped_to_blocked
+    // CHECK: coop.exchange {{.*}} mode = striped_to_blocked
+    // CHECK-NEXT: coop.barrier %{{.*}} : !coop.group<threads_within_warp, 8>
+    // CHECK-NEXT: coop.exchange {{.*}} mode = striped_to_blocked
+    // expected-remark @+1 {{reuse barrier before: none}}
+    coop.exchange %b, %items into %out mode = warp_striped_to_blocked : !coop.group<block>, memref<2xf64>, memref<2xf64>
+    // expected-note @-1 {{reuses the scratch of this op}}
+    // expected-remark @+1 {{reuse barrier before: warp}}
+    coop.exchange %b, %out into %items mode = warp_striped_to_blocked : !coop.group<block>, memref<2xf64>, memref<2xf64>
+    // expected-note @-1 {{reuses the scratch of this op}}
+    // expected-remark @+1 {{reuse barrier before: block}}
+    coop.exchange %l, %items into %out mode = striped_to_blocked : !coop.group<threads_within_warp, 8>, memref<2xf64>, memref<2xf64>
+    // expected-note @-1 {{reuses the scratch of this op}}
+    // expected-remark @+1 {{reuse barrier before: warp}}
+    coop.exchange %l, %out into %items mode = striped_to_blocked : !coop.group<threads_within_warp, 8>, memref<2xf64>, memref<2xf64>
+    gpu.return
+  }
+}

@@ -42,7 +42,8 @@ void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {
 
 namespace {
 
-/// Coop values are compile-time descriptors: only coop ops may use them,
+/// Groups and temp storage are compile-time descriptors: only coop ops may
+/// use them,
 /// and coop ops lower only inside functions (their launch facts).
 LogicalResult checkConvertible(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
@@ -52,14 +53,17 @@ LogicalResult checkConvertible(Operation *root) {
       op->emitOpError("was not lowered: coop ops must be inside a function");
       return WalkResult::interrupt();
     }
-    for (Operation *user : op->getUsers())
-      if (!isa<CoopDialect>(user->getDialect())) {
-        op->emitOpError("is still used after lowering: coop values cannot "
-                        "flow into other operations")
-                .attachNote(user->getLoc())
-            << "used here";
-        return WalkResult::interrupt();
-      }
+    for (OpOperand &use : op->getUses()) {
+      Operation *user = use.getOwner();
+      if (!isa<GroupType, TempStorageType>(use.get().getType()) ||
+          isa<CoopDialect>(user->getDialect()))
+        continue;
+      op->emitOpError("is still used after lowering: coop descriptors cannot "
+                      "flow into other operations")
+              .attachNote(user->getLoc())
+          << "used here";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

@@ -228,6 +228,7 @@ gpu.module @m {
 // CHECK-NOT: gpu.dynamic_shared_memory
 // CHECK: memref.view %[[SCRATCH]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8448xf64, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.global
+// CHECK: return
 module {
   func.func @caller_owned(%src: memref<?xf64>,
                           %scratch: memref<?xi8, #gpu.address_space<workgroup>> {coop.scratch})
@@ -236,5 +237,122 @@ module {
     %items = memref.alloca() : memref<8xf64>
     coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xf64>, memref<8xf64>
     return
+  }
+}
+
+// -----
+
+// BlockExchange: CUB's padded tile (512 + 16 slots), a guarded scatter at
+// the ranks, one block barrier, striped gathers.
+// CHECK-LABEL: gpu.func @exchange_guarded
+// CHECK: memref.view %{{.*}} to memref<528xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[R0:.*]] = memref.load %arg2[%c0]
+// CHECK: %[[S0:.*]] = arith.index_cast %[[R0]] : i32 to index
+// CHECK: %[[P0:.*]] = arith.shrui %[[S0]], %c5
+// CHECK: %[[SLOT0:.*]] = arith.addi %[[S0]], %[[P0]]
+// CHECK: %[[OK:.*]] = arith.cmpi sge, %[[R0]], %c0_i32
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[SLOT0]]]
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+gpu.module @exchange_guarded {
+  gpu.func @exchange_guarded(%in: memref<8xi32>, %out: memref<8xi32>, %ranks: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.exchange %b, %in into %out mode = scatter_to_striped_guarded ranks = %ranks : memref<8xi32> : !coop.group<block>, memref<8xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// WarpExchange of logical warps of 8: each group's region holds 8*2+1
+// items; the group synchronizes its own lanes.
+// CHECK-LABEL: gpu.func @exchange_logical_warps
+// CHECK: memref.view %{{.*}} to memref<136xf64, #gpu.address_space<workgroup>>
+// CHECK: %[[G:.*]] = arith.divui %{{.*}}, %c8
+// CHECK: %[[REGION:.*]] = arith.muli %[[G]], %c17
+// CHECK: memref.store
+// CHECK: memref.store
+// CHECK: %[[MASK:.*]] = arith.shli %c255_i32, %{{.*}} : i32
+// CHECK: nvvm.bar.warp.sync %[[MASK]]
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+gpu.module @exchange_logical_warps {
+  gpu.func @exchange_logical_warps(%in: memref<2xf64>, %out: memref<2xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    coop.exchange %l, %in into %out mode = striped_to_blocked : !coop.group<threads_within_warp, 8>, memref<2xf64>, memref<2xf64>
+    gpu.return
+  }
+}
+
+// -----
+
+// Time-sliced striped-to-blocked: one warp's 32*4 items per turn, two
+// block barriers per turn after the first (the reuse barrier is the
+// planner's), warp s gathers in turn s.
+// CHECK-LABEL: gpu.func @exchange_timesliced
+// CHECK: memref.view %{{.*}} to memref<128xi32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+gpu.module @exchange_timesliced {
+  gpu.func @exchange_timesliced(%in: memref<4xi32>, %out: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.exchange %b, %in into %out mode = striped_to_blocked warp_time_slicing : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// BlockShuffle up: each thread publishes its last item; item 0 comes from
+// the previous thread, or fill in thread 0.
+// CHECK-LABEL: gpu.func @shuffle_up
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[I0:.*]] = memref.load %arg0[%c0]
+// CHECK: %[[I1:.*]] = memref.load %arg0[%c1]
+// CHECK: memref.store %[[I1]], %[[VIEW:.*]][%[[TID]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi uge, %[[TID]], %c1
+// CHECK: %[[PREV:.*]] = arith.subi %[[TID]], %c1
+// CHECK: %[[V:.*]] = scf.if %[[FIRST]] -> (f32) {
+// CHECK-NEXT: %[[L:.*]] = memref.load %[[VIEW]][%[[PREV]]]
+// CHECK-NEXT: scf.yield %[[L]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %arg2
+// CHECK: memref.store %[[V]], %arg1[%c0]
+// CHECK: memref.store %[[I0]], %arg1[%c1]
+gpu.module @shuffle_up {
+  gpu.func @shuffle_up(%in: memref<2xf32>, %out: memref<2xf32>, %fill: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.shuffle %b, %in into %out mode = up fill = %fill : f32 : !coop.group<block>, memref<2xf32>, memref<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// BlockShuffle rotate: (rank + distance) mod 64, for either sign.
+// CHECK-LABEL: gpu.func @shuffle_rotate
+// CHECK: %[[SRC:.*]] = arith.addi %{{.*}}, %arg1
+// CHECK: %[[REM:.*]] = arith.remsi %[[SRC]], %c64
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[REM]], %c0
+// CHECK: %[[UP:.*]] = arith.addi %[[REM]], %c64
+// CHECK: %[[SLOT:.*]] = arith.select %[[NEG]], %[[UP]], %[[REM]]
+// CHECK: memref.load %{{.*}}[%[[SLOT]]]
+gpu.module @shuffle_rotate {
+  gpu.func @shuffle_rotate(%x: i64, %d: index, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.shuffle %b, %x mode = rotate distance = %d : !coop.group<block>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
+    gpu.return
   }
 }

@@ -101,3 +101,34 @@ func.func @func_with_block_size(%src: memref<?xi8>, %dst: memref<?xi8>)
   coop.store %b, %items into %dst algorithm = warp_transpose : !coop.group<block>, memref<1xi8>, memref<?xi8>
   return
 }
+
+// Exchanges and shuffles.
+// CHECK-LABEL: gpu.func @exchanges
+gpu.module @collectives {
+  gpu.func @exchanges(%x: f32, %d: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %in = memref.alloca() : memref<4xf32>
+    %out = memref.alloca() : memref<4xf32>
+    %ranks = memref.alloca() : memref<4xi32>
+    %flags = memref.alloca() : memref<4xi1>
+    %ts = coop.temp_storage
+    // CHECK: coop.exchange %{{.*}}, %{{.*}} into %{{.*}} mode = striped_to_blocked : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    coop.exchange %b, %in into %out mode = striped_to_blocked : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: mode = blocked_to_warp_striped warp_time_slicing temp_storage = %{{.*}} :
+    coop.exchange %b, %in into %out mode = blocked_to_warp_striped warp_time_slicing temp_storage = %ts : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: mode = scatter_to_striped_flagged ranks = %{{.*}} : memref<4xi32> valid_flags = %{{.*}} : memref<4xi1> :
+    coop.exchange %b, %in into %out mode = scatter_to_striped_flagged ranks = %ranks : memref<4xi32> valid_flags = %flags : memref<4xi1> : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: mode = scatter_to_striped ranks = %{{.*}} : memref<4xi32> : !coop.group<threads_within_warp, 8>
+    coop.exchange %l, %in into %out mode = scatter_to_striped ranks = %ranks : memref<4xi32> : !coop.group<threads_within_warp, 8>, memref<4xf32>, memref<4xf32>
+    // CHECK: coop.shuffle %{{.*}}, %{{.*}} into %{{.*}} mode = up fill = %{{.*}} : f32 : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    coop.shuffle %b, %in into %out mode = up fill = %x : f32 : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: coop.shuffle %{{.*}}, %{{.*}} mode = offset distance = %{{.*}} : !coop.group<block>, f32 -> f32
+    %r = coop.shuffle %b, %x mode = offset distance = %d : !coop.group<block>, f32 -> f32
+    // CHECK: coop.shuffle %{{.*}}, %{{.*}} mode = rotate : !coop.group<block>, f32 -> f32
+    %s = coop.shuffle %b, %r mode = rotate : !coop.group<block>, f32 -> f32
+    gpu.return
+  }
+}

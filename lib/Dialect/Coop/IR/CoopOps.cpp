@@ -101,7 +101,8 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
   if (kind != GroupKind::block && !group.isWarpLike())
     return op->emitOpError("needs a block, a warp or a logical warp "
                            "(this_warp().group_by(n)) group; ")
-           << group << " is not a " << name << " target";
+           << group << " is not a" << (name.front() == 'e' ? "n " : " ")
+           << name << " target";
   if (kind == GroupKind::threads_within_warp &&
       (!group.getExhaustive() || !llvm::isPowerOf2_32(group.getCount())))
     return op->emitOpError("logical warp width must be 1, 2, 4, 8, 16 or 32; ")
