@@ -23,7 +23,9 @@ from ._markers import (
     TempStorageLike,
     ThreadData,
     ThreadDataLike,
+    exchange,
     load,
+    shuffle,
     store,
 )
 from ._registration import auto_register as _auto_register
@@ -41,8 +43,10 @@ __all__ = [
     "ThreadDataLike",
     "ThreadGroup",
     "ThreadHierarchy",
+    "exchange",
     "load",
     "register",
+    "shuffle",
     "store",
     "this_block",
     "this_cluster",

@@ -12,6 +12,12 @@ GroupKind = Literal["thread", "warp", "block", "cluster", "grid",
                     "threads_within_warp", "warps_within_block"]
 IntegerValue = int
 ValidItems = int
+BlockExchangeMode = Literal["striped_to_blocked", "blocked_to_striped",
+                            "warp_striped_to_blocked", "blocked_to_warp_striped",
+                            "scatter_to_blocked", "scatter_to_striped",
+                            "scatter_to_striped_guarded", "scatter_to_striped_flagged"]
+WarpExchangeMode = Literal["striped_to_blocked", "blocked_to_striped", "scatter_to_striped"]
+ShuffleMode = Literal["up", "down", "offset", "rotate"]
 
 __version__: str
 
@@ -94,3 +100,27 @@ def store(group: WarpGroup, destination: object,
           value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
           algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
           offset: IntegerValue | None = None, temp_storage: None = None) -> None: ...
+
+@overload
+def exchange(group: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+             mode: BlockExchangeMode = "striped_to_blocked",
+             ranks: ThreadDataLike[int] | None = None,
+             valid_flags: ThreadDataLike[Any] | None = None,
+             warp_time_slicing: bool = False,
+             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exchange(group: WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+             mode: WarpExchangeMode = "striped_to_blocked",
+             ranks: ThreadDataLike[int] | None = None, valid_flags: None = None,
+             warp_time_slicing: Literal[False] = False,
+             temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def shuffle(block: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+            mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
+            fill: _CommonNumericT | None = None,
+            temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def shuffle(block: BlockGroup, value: _CommonNumericT, /, *,
+            mode: Literal["offset", "rotate"], distance: IntegerValue = 1,
+            fill: _CommonNumericT | None = None,
+            temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...

@@ -65,3 +65,17 @@ def store(group, destination, value, /, *, algorithm="direct", valid_items=None,
           offset=None, temp_storage=None) -> None:
     """Store a group tile from each thread's ``value`` into ``destination``."""
     _outside_kernel("store")
+
+
+def exchange(group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None,
+             warp_time_slicing=False, temp_storage=None) -> ThreadDataLike:
+    """Rearrange the group's tile between layouts (CUB's BlockExchange /
+    WarpExchange); returns a fresh payload."""
+    _outside_kernel("exchange")
+
+
+def shuffle(block, value, /, *, mode="down", distance=1, fill=None, temp_storage=None):
+    """Move values between neighbouring threads of a block (CUB's
+    BlockShuffle); returns a fresh payload ("up"/"down") or a scalar
+    ("offset"/"rotate")."""
+    _outside_kernel("shuffle")

@@ -24,8 +24,10 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     ThreadDataLike,
     ThreadGroup,
     ThreadHierarchy,
+    exchange,
     load,
     register,
+    shuffle,
     store,
     this_block,
     this_cluster,
@@ -39,8 +41,8 @@ shared = _cuda.shared
 
 __all__ = [
     "GroupByMapping", "Hierarchy", "TempStorage", "TempStorageLike", "ThreadData",
-    "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "load", "local", "register", "shared",
-    "store", "this_block", "this_cluster", "this_grid", "this_thread", "this_warp",
+    "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "load", "local", "register",
+    "shared", "shuffle", "store", "this_block", "this_cluster", "this_grid", "this_thread", "this_warp",
 ]
 
 _active = False

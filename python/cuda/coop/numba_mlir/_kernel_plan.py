@@ -132,8 +132,8 @@ def _skeleton(body, calls, sites, repeated: bool = False) -> str:
     site_of = {call.operation: k for k, call in enumerate(calls)}
     params, storages, lines = [], {}, []
     for k, site in enumerate(sites):
-        types = [("index" if t == "i64" and 2 <= i < 2 + site.has_offset + site.has_valid
-                  else t) for i, t in enumerate(site.value_types)]
+        types = [("index" if i in site.index_positions else t)
+                 for i, t in enumerate(site.value_types)]
         params += [f"%s{k}_{i}: {t}" for i, t in enumerate(types)]
     conditions = 0
     if repeated:
@@ -205,7 +205,7 @@ def _read_plan(text: str) -> _Plan:
         for block in function.regions[0].blocks:
             ops = [op.operation for op in block.operations]
             for i, op in enumerate(ops):
-                if op.name in ("coop.load", "coop.store") and "coop.site" in op.attributes:
+                if op.name.startswith("coop.") and "coop.site" in op.attributes:
                     site = ir.IntegerAttr(op.attributes["coop.site"]).value
                     plan.offsets[site] = ir.IntegerAttr(op.attributes["coop.scratch_offset"]).value
                 if op.name != "coop.barrier":

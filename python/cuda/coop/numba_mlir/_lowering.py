@@ -108,29 +108,185 @@ def _lower_tile(builder, target, args, kwargs, op):
     has_valid = optional("valid_items", i64)
     has_oob = optional("oob_default", element) if op == "load" else False
 
-    storage, storage_key = None, None
-    if "temp_storage" in options:
-        storage_type = builder.get_numba_type(options["temp_storage"].name)
-        if isinstance(storage_type, TempStorageType):
-            storage = storage_type.mlir_attributes
-            storage_key = _root(builder.func_ir, options["temp_storage"]).name
+    storage, storage_key = _storage(builder, options, where)
 
     site = Site(op=op, group=group_type, algorithm=algorithm, memory_type=str(memory.type),
                 payload_type=str(payload.type), element_type=str(element),
                 block_dims=_block_dims(builder, where), has_offset=has_offset,
                 has_valid=has_valid, has_oob=has_oob, storage=storage, filename=filename,
                 line=line, col=col)
+    _call_site(builder, site, operands, storage_key)
+
+
+def _call_site(builder, site: Site, operands, storage_key, results=()):
+    """Links the site's function (or, for a scratch-using site, a declaration
+    the kernel plan replaces) and calls it."""
     name, text = site.function()
     if site.uses_scratch:
         # Checked now, at the call's line; lowered once the kernel plan has
         # placed its scratch.
-        run_passes(text, filename, CHECK_PIPELINE)
+        run_passes(text, site.filename, CHECK_PIPELINE)
         name, text = site.declaration(name)
         link_into(builder.mlir_module, text)
     else:
-        link_into(builder.mlir_module, run_passes(text, filename))
-    call = func.call([], name, operands)
+        link_into(builder.mlir_module, run_passes(text, site.filename))
+    call = func.call(list(results), name, operands)
+    if isinstance(call, ir.Value):  # a call with one result returns the result
+        call = call.owner
     _kernel_plan.mark_site(call, site, storage_key, builder.metadata)
+    return call
+
+
+def _literal_option(builder, options, name, default, where, allowed):
+    """A compile-time option: a literal of the allowed values, or the default."""
+    var = options.get(name)
+    value_type = builder.get_numba_type(var.name) if var is not None else None
+    if value_type is None or isinstance(value_type, (types.NoneType, types.Omitted)):
+        return default
+    if not isinstance(value_type, types.Literal) or value_type.literal_value not in allowed:
+        shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
+        raise CoopCompileError(f"{where}: {name} must be one of "
+                               f"{', '.join(map(repr, allowed))}; got {shown!r}")
+    return value_type.literal_value
+
+
+def _given(builder, options, name):
+    var = options.get(name)
+    return var is not None and not isinstance(builder.get_numba_type(var.name),
+                                              (types.NoneType, types.Omitted))
+
+
+def _storage(builder, options, where):
+    """The temp_storage option: (its dialect attributes, its descriptor's
+    variable name), or (None, None) when the compiler plans the scratch."""
+    if not _given(builder, options, "temp_storage"):
+        return None, None
+    storage_type = builder.get_numba_type(options["temp_storage"].name)
+    if not isinstance(storage_type, TempStorageType):
+        raise CoopCompileError(f"{where}: temp_storage must be a coop.TempStorage(...) made in "
+                               f"the kernel; got {storage_type}")
+    return storage_type.mlir_attributes, _root(builder.func_ir, options["temp_storage"]).name
+
+
+def _fresh_payload(builder, like):
+    """A new payload of `like`'s static type, allocated in the entry block so
+    it is promoted to registers."""
+    with builder.alloca_insertion_point():
+        return memref.alloca(ir.MemRefType(like.type), [], [])
+
+
+def _payload_operand(builder, var, what, where, items=None):
+    payload = _static_payload(builder.load_var(var))
+    payload_type = ir.MemRefType(payload.type)
+    if not payload_type.has_static_shape:
+        raise CoopCompileError(f"{where}: {what} must be a coop.ThreadData or a local array "
+                               "of compile-time size")
+    if items is not None and payload_type.shape[0] != items:
+        raise CoopCompileError(f"{where}: {what} must have one item per value item ({items}); "
+                               f"got {payload_type.shape[0]}")
+    return payload
+
+
+def _store_result(builder, target, result_type, value):
+    """Assigns a fresh payload to the call's target, typed as Numba types it."""
+    mlir_type = builder.get_mlir_type(result_type)
+    if mlir_type != value.type:
+        value = memref.cast(mlir_type, value)
+    builder.store_var(target, value)
+
+
+EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
+                  "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
+                  "scatter_to_striped_guarded", "scatter_to_striped_flagged")
+SHUFFLE_MODES = ("up", "down", "offset", "rotate")
+
+
+@lowering_registry.lower(_markers.exchange, types.VarArg(types.Any))
+def _lower_exchange(builder, target, args, kwargs):
+    group_var, value_var = args
+    options = dict(kwargs)
+    filename, line, col = _location(target)
+    where = f"{filename}:{line}"
+    mode = _literal_option(builder, options, "mode", "striped_to_blocked", where,
+                           EXCHANGE_MODES)
+    sliced = _literal_option(builder, options, "warp_time_slicing", False, where,
+                             (False, True))
+    payload = _payload_operand(builder, value_var, "coop.exchange's value", where)
+    items = ir.MemRefType(payload.type).shape[0]
+    output = _fresh_payload(builder, payload)
+    operands = [payload, output]
+    aux = {}
+    for name in ("ranks", "valid_flags"):
+        if _given(builder, options, name):
+            aux[name] = _payload_operand(builder, options[name], name, where, items)
+            operands.append(aux[name])
+    storage, storage_key = _storage(builder, options, where)
+    site = Site(op="exchange", group=builder.get_numba_type(group_var.name), algorithm="",
+                memory_type="", payload_type=str(payload.type),
+                element_type=str(ir.MemRefType(payload.type).element_type),
+                block_dims=_block_dims(builder, where), has_offset=False, has_valid=False,
+                has_oob=False, storage=storage, filename=filename, line=line, col=col,
+                mode=mode, time_slicing=bool(sliced),
+                ranks_type=str(aux["ranks"].type) if "ranks" in aux else None,
+                flags_type=str(aux["valid_flags"].type) if "valid_flags" in aux else None)
+    _call_site(builder, site, operands, storage_key)
+    _store_result(builder, target, builder.get_numba_type(target.name), output)
+
+
+@lowering_registry.lower(_markers.shuffle, types.VarArg(types.Any))
+def _lower_shuffle(builder, target, args, kwargs):
+    group_var, value_var = args
+    options = dict(kwargs)
+    filename, line, col = _location(target)
+    where = f"{filename}:{line}"
+    mode = _literal_option(builder, options, "mode", "down", where, SHUFFLE_MODES)
+    scalar = mode in ("offset", "rotate")
+    value_type = builder.get_numba_type(value_var.name)
+    if scalar != (not isinstance(value_type, types.Array)):
+        raise CoopCompileError(
+            f"{where}: coop.shuffle mode {mode!r} takes "
+            + ("a scalar (one item per thread); payloads use 'up' or 'down'" if scalar
+               else "a payload (coop.ThreadData or a local array); scalars use 'offset' or "
+                    "'rotate'"))
+    operands = []
+    if scalar:
+        value = builder.load_var(value_var)
+        element = value.type
+        operands.append(value)
+    else:
+        value = _payload_operand(builder, value_var, "coop.shuffle's value", where)
+        element = ir.MemRefType(value.type).element_type
+        output = _fresh_payload(builder, value)
+        operands += [value, output]
+    has_distance = _given(builder, options, "distance")
+    if has_distance:
+        distance_type = builder.get_numba_type(options["distance"].name)
+        if not isinstance(distance_type, types.Integer):
+            raise CoopCompileError(f"{where}: coop.shuffle's distance must be an integer; got "
+                                   f"{distance_type}")
+        if not scalar:
+            if not (isinstance(distance_type, types.IntegerLiteral)
+                    and distance_type.literal_value == 1):
+                raise CoopCompileError(f"{where}: coop.shuffle mode {mode!r} moves items by "
+                                       "exactly one position: distance must be 1")
+            has_distance = False
+        else:
+            operands.append(builder.mlir_convert(builder.load_var(options["distance"]),
+                                                 ir.IntegerType.get_signless(64)))
+    has_fill = _given(builder, options, "fill")
+    if has_fill:
+        operands.append(builder.mlir_convert(builder.load_var(options["fill"]), element))
+    storage, storage_key = _storage(builder, options, where)
+    site = Site(op="shuffle", group=builder.get_numba_type(group_var.name), algorithm="",
+                memory_type="", payload_type=str(value.type), element_type=str(element),
+                block_dims=_block_dims(builder, where), has_offset=False, has_valid=False,
+                has_oob=False, storage=storage, filename=filename, line=line, col=col,
+                mode=mode, has_distance=has_distance, has_fill=has_fill)
+    call = _call_site(builder, site, operands, storage_key, results=[element] if scalar else [])
+    if scalar:
+        builder.store_var(target, call.results[0])
+    else:
+        _store_result(builder, target, builder.get_numba_type(target.name), output)
 
 
 def _unit_stride(memory):

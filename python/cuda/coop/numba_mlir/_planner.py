@@ -28,7 +28,7 @@ from .. import _groups, _markers
 COOP_FUNCTIONS = {
     _groups.this_thread, _groups.this_warp, _groups.this_block, _groups.this_cluster,
     _groups.this_grid, _markers.ThreadData, _markers.TempStorage, _markers.load,
-    _markers.store,
+    _markers.store, _markers.exchange, _markers.shuffle,
 }
 
 
@@ -157,7 +157,9 @@ class CoopPlanner(WholeFunctionPlanner):
 
     def _count(self, func_ir, var, loc):
         definition = func_ir.get_definition(var)
-        if isinstance(definition, nir.Const) and isinstance(definition.value, int):
+        # A literal, or a global or closure variable holding an int.
+        if isinstance(definition, (nir.Const, nir.Global, nir.FreeVar)) and \
+                isinstance(definition.value, int) and not isinstance(definition.value, bool):
             return definition.value
         raise TypingError("ThreadData's items_per_thread must be a compile-time constant: "
                           "pass a literal or the kernel's items_per_thread argument", loc=loc)

@@ -150,6 +150,48 @@ _register_global(_markers.load, LoadTemplate)
 _register_global(_markers.store, StoreTemplate)
 
 
+# Collectives that return a fresh value: the options each accepts, and
+# whether a scalar value is allowed (one item per thread).
+_COLLECTIVES = {
+    _markers.exchange: (("mode", "ranks", "valid_flags", "warp_time_slicing", "temp_storage"),
+                        False),
+    _markers.shuffle: (("mode", "distance", "fill", "temp_storage"), True),
+}
+
+
+def _collective_template(fn, options, scalar_ok):
+    name = fn.__name__
+
+    class Template(AbstractTemplate):
+        key = fn
+
+        def generic(self, args, kws):
+            if len(args) != 2:
+                raise TypingError(f"coop.{name} takes the group and the value positionally; "
+                                  f"got {len(args)} positional arguments")
+            unknown = sorted(set(kws) - set(options))
+            if unknown:
+                raise TypingError(f"coop.{name} got unexpected keyword arguments "
+                                  f"{', '.join(unknown)}; it accepts {', '.join(options)}")
+            group, value = args
+            if not isinstance(group, GroupType):
+                raise TypingError(f"coop.{name}'s first argument must be a thread group such "
+                                  f"as coop.this_block(); got {group}")
+            payload = isinstance(value, types.Array) and value.ndim == 1
+            scalar = isinstance(value, (types.Integer, types.Float))
+            if not (payload or (scalar_ok and scalar)):
+                raise TypingError(f"coop.{name}'s value must be a coop.ThreadData or a local "
+                                  f"array{' (or a scalar)' if scalar_ok else ''}; got {value}")
+            result = value.copy(layout="C", readonly=False) if payload else value
+            return signature(result, *args, *kws.values())
+
+    return Template
+
+
+for _fn, (_options, _scalar_ok) in _COLLECTIVES.items():
+    _register_global(_fn, _collective_template(_fn, _options, _scalar_ok))
+
+
 class ThreadDataTemplate(AbstractTemplate):
     """The planner rewrites every `items = ThreadData(...)` into a local array
     before typing; a call it could not see gets this explanation."""
