@@ -100,31 +100,31 @@ def exchange_kernel(mode: str, ipt: int, width: int | None, sliced: bool):
         def kernel(src, ranks_src, flags_src, dst):
             g = group()
             items = coop.ThreadData(ipt)
-            coop.load(g, src, items, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             ranks = coop.ThreadData(ipt)
-            coop.load(g, ranks_src, ranks, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, ranks_src, ranks, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             flags = coop.ThreadData(ipt)
-            coop.load(g, flags_src, flags, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, flags_src, flags, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             out = coop.exchange(g, items, mode=mode, ranks=ranks, valid_flags=flags)
-            coop.store(g, dst, out, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.store(g, dst, out, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     elif scatter:
         @cuda.jit
         def kernel(src, ranks_src, flags_src, dst):
             g = group()
             items = coop.ThreadData(ipt)
-            coop.load(g, src, items, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             ranks = coop.ThreadData(ipt)
-            coop.load(g, ranks_src, ranks, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, ranks_src, ranks, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             out = coop.exchange(g, items, mode=mode, ranks=ranks, warp_time_slicing=sliced)
-            coop.store(g, dst, out, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.store(g, dst, out, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     else:
         @cuda.jit
         def kernel(src, ranks_src, flags_src, dst):
             g = group()
             items = coop.ThreadData(ipt)
-            coop.load(g, src, items, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.load(g, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
             out = coop.exchange(g, items, mode=mode, warp_time_slicing=sliced)
-            coop.store(g, dst, out, offset=cuda.blockIdx.x * src.size // cuda.gridDim.x)
+            coop.store(g, dst, out, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     return kernel
 
 
@@ -140,32 +140,32 @@ def shuffle_kernel(mode: str, ipt: int, with_fill: bool):
             def kernel(src, dst, distance, fill):
                 block = coop.this_block()
                 items = coop.ThreadData(ipt)
-                coop.load(block, src, items)
+                coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
                 out = coop.shuffle(block, items, mode=mode, fill=fill)
-                coop.store(block, dst, out)
+                coop.store(block, dst, out, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
         else:
             @cuda.jit
             def kernel(src, dst, distance, fill):
                 block = coop.this_block()
                 items = coop.ThreadData(ipt)
-                coop.load(block, src, items)
+                coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
                 out = coop.shuffle(block, items, mode=mode)
-                coop.store(block, dst, out)
+                coop.store(block, dst, out, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
         return kernel
     if with_fill:
         @cuda.jit
         def kernel(src, dst, distance, fill):
             block = coop.this_block()
             items = coop.ThreadData(1)
-            coop.load(block, src, items)
-            coop.store(block, dst, coop.shuffle(block, items[0], mode=mode, distance=distance,
-                                                fill=fill))
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            moved = coop.shuffle(block, items[0], mode=mode, distance=distance, fill=fill)
+            coop.store(block, dst, moved, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     else:
         @cuda.jit
         def kernel(src, dst, distance, fill):
             block = coop.this_block()
             items = coop.ThreadData(1)
-            coop.load(block, src, items)
-            coop.store(block, dst, coop.shuffle(block, items[0], mode=mode,
-                                                distance=distance))
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            moved = coop.shuffle(block, items[0], mode=mode, distance=distance)
+            coop.store(block, dst, moved, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     return kernel
