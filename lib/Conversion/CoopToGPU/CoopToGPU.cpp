@@ -95,7 +95,7 @@ struct ConvertCoopToGPU : coop::impl::ConvertCoopToGPUBase<ConvertCoopToGPU> {
     root->walk([](Operation *op) {
       for (StringRef attr : {StringRef(kScratchSizeAttr),
                              StringRef(kScratchAlignmentAttr),
-                             StringRef("coop.scratch_buffer")})
+                             StringRef(kScratchBufferAttr)})
         op->removeAttr(attr);
     });
   }

@@ -152,8 +152,7 @@ struct ExchangeLowering : OpConversionPattern<ExchangeOp> {
     Location loc = op.getLoc();
     Ix ix{rewriter, loc};
     ScratchLayout layout = *op.getScratchLayout(*tile);
-    FailureOr<Value> scratch =
-        scratchSlice(rewriter, op, tile->elementType, layout.elements);
+    FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
     if (failed(scratch))
       return failure();
     int64_t n = tile->itemsPerThread;
@@ -171,18 +170,9 @@ struct ExchangeLowering : OpConversionPattern<ExchangeOp> {
     if (op.getWarpTimeSlicing() &&
         (mode == ExchangeMode::warp_striped_to_blocked ||
          mode == ExchangeMode::blocked_to_warp_striped)) {
-      // One warp's region at a time: the lane's slots in a warp's tile.
-      TileGeometry warp = *tile;
-      warp.groupSize = kWarpThreads;
-      TileThreads lane{ix.rem(t.rank, kWarpThreads), t.base, t.linearTid};
-      SmallVector<Value> blocked =
-          scratchSlots(ix, SlotMap::blocked, warp, layout, lane);
-      SmallVector<Value> striped =
-          scratchSlots(ix, SlotMap::striped, warp, layout, lane);
-      bool in = mode == ExchangeMode::warp_striped_to_blocked;
-      result = timeSlicedWarpExchange(rewriter, loc, op, *scratch, *tile, t,
-                                      items, in ? striped : blocked,
-                                      in ? blocked : striped);
+      result = timeSlicedWarpExchange(
+          rewriter, loc, op, *scratch, *tile, layout, t, items,
+          /*toBlocked=*/mode == ExchangeMode::warp_striped_to_blocked);
     } else if (op.getWarpTimeSlicing()) {
       result = timeSlicedBlockExchange(rewriter, loc, op, *scratch, *tile,
                                        layout, t, items, ranks);

@@ -135,26 +135,15 @@ transpose(ConversionPatternRewriter &rewriter, CollectiveOpInterface op,
   Location loc = op.getLoc();
   Ix ix{rewriter, loc};
   ScratchLayout layout = *op.getScratchLayout(tile);
-  FailureOr<Value> scratch =
-      scratchSlice(rewriter, op, tile.elementType, layout.elements);
+  FailureOr<Value> scratch = scratchSlice(rewriter, op, tile, layout);
   if (failed(scratch))
     return failure();
   bool toBlocked = isa<LoadOp>(op);
   SlotMap memory =
       warpStripedMemory(algorithm, tile) ? SlotMap::warpStriped : SlotMap::striped;
-  if (algorithm == Algorithm::warp_transpose_timesliced && !tile.warpLike) {
-    // One warp's region at a time: the lane's slots in a warp's tile.
-    TileGeometry warp = tile;
-    warp.groupSize = kWarpThreads;
-    TileThreads lane{ix.rem(t.rank, kWarpThreads), t.base, t.linearTid};
-    SmallVector<Value> blocked =
-        scratchSlots(ix, SlotMap::blocked, warp, layout, lane);
-    SmallVector<Value> striped =
-        scratchSlots(ix, SlotMap::striped, warp, layout, lane);
-    return timeSlicedWarpExchange(rewriter, loc, op, *scratch, tile, t, items,
-                                  toBlocked ? striped : blocked,
-                                  toBlocked ? blocked : striped);
-  }
+  if (algorithm == Algorithm::warp_transpose_timesliced && !tile.warpLike)
+    return timeSlicedWarpExchange(rewriter, loc, op, *scratch, tile, layout, t,
+                                  items, toBlocked);
   ScratchAccess access = op.getScratchAccess(tile);
   SmallVector<Value> scatter =
       scratchSlots(ix, toBlocked ? memory : SlotMap::blocked, tile, layout, t);

@@ -42,8 +42,7 @@ struct ShuffleLowering : OpConversionPattern<ShuffleOp> {
     Location loc = op.getLoc();
     Ix ix{rewriter, loc};
     ScratchLayout layout = *op.getScratchLayout(*tile);
-    FailureOr<Value> scratch =
-        scratchSlice(rewriter, op, tile->elementType, layout.elements);
+    FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
     if (failed(scratch))
       return failure();
     int64_t n = tile->itemsPerThread, blockSize = tile->blockSize;

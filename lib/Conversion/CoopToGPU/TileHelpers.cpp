@@ -233,10 +233,6 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
 // Scratch
 //===----------------------------------------------------------------------===//
 
-/// Marks the op that makes a function's scratch buffer, so later ops of the
-/// same function find it; removed when the conversion ends.
-static constexpr llvm::StringLiteral kBufferMarker = "coop.scratch_buffer";
-
 /// The function's scratch buffer (i8, workgroup memory), made on first use.
 static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
   auto fn = op->getParentOfType<FunctionOpInterface>();
@@ -261,7 +257,7 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
   }
   Block &entry = fn.getFunctionBody().front();
   for (Operation &existing : entry)
-    if (existing.hasAttr(kBufferMarker))
+    if (existing.hasAttr(kScratchBufferAttr))
       return existing.getResult(0);
 
   OpBuilder::InsertionGuard guard(rewriter);
@@ -291,12 +287,14 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
     rewriter.setInsertionPointToStart(&entry);
     made = memref::GetGlobalOp::create(rewriter, loc, type, name);
   }
-  made->setAttr(kBufferMarker, rewriter.getUnitAttr());
+  made->setAttr(kScratchBufferAttr, rewriter.getUnitAttr());
   return made->getResult(0);
 }
 
-FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter, Operation *op,
-                                        Type element, int64_t elements) {
+FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
+                                        CollectiveOpInterface op,
+                                        const TileGeometry &tile,
+                                        const ScratchLayout &layout) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
   if (!offset)
     return op->emitOpError("has no scratch slice: run --coop-plan-scratch "
@@ -306,7 +304,7 @@ FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter, Operation *op,
     return failure();
   Location loc = op->getLoc();
   auto type = MemRefType::get(
-      {elements}, element, MemRefLayoutAttrInterface(),
+      {layout.elements}, tile.elementType, MemRefLayoutAttrInterface(),
       cast<MemRefType>(buffer->getType()).getMemorySpace());
   Value shift = arith::ConstantIndexOp::create(rewriter, loc, offset.getInt());
   return Value(memref::ViewOp::create(rewriter, loc, type, *buffer, shift,
@@ -345,9 +343,19 @@ SmallVector<Value> lowering::exchangeThroughScratch(
 
 SmallVector<Value> lowering::timeSlicedWarpExchange(
     OpBuilder &b, Location loc, Operation *op, Value scratch,
-    const TileGeometry &tile, const TileThreads &t, ArrayRef<Value> items,
-    ArrayRef<Value> scatter, ArrayRef<Value> gather) {
+    const TileGeometry &tile, const ScratchLayout &layout, const TileThreads &t,
+    ArrayRef<Value> items, bool toBlocked) {
   Ix ix{b, loc};
+  // The lane's slots in one warp's tile.
+  TileGeometry warpTile = tile;
+  warpTile.groupSize = kWarpThreads;
+  TileThreads lane{ix.rem(t.rank, kWarpThreads), t.base, t.linearTid};
+  SmallVector<Value> blocked =
+      scratchSlots(ix, SlotMap::blocked, warpTile, layout, lane);
+  SmallVector<Value> striped =
+      scratchSlots(ix, SlotMap::striped, warpTile, layout, lane);
+  ArrayRef<Value> scatter = toBlocked ? striped : blocked;
+  ArrayRef<Value> gather = toBlocked ? blocked : striped;
   Value warp = ix.div(t.rank, kWarpThreads);
   SmallVector<Value> current(items);
   SmallVector<Type> types(items.size(), tile.elementType);

@@ -90,10 +90,12 @@ SmallVector<Value> readItems(OpBuilder &b, Location loc, Value memory,
 void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                 Value valid, ArrayRef<Value> items, IndexFn position);
 
-/// The op's slice of its function's scratch buffer as `elements` items of
-/// `element` (the planner's offset; the buffer is made on first use).
-FailureOr<Value> scratchSlice(RewriterBase &rewriter, Operation *op,
-                              Type element, int64_t elements);
+/// The collective's slice of its function's scratch buffer, laid out as
+/// its scratch layout says (the planner's offset; the buffer is made on
+/// first use).
+FailureOr<Value> scratchSlice(RewriterBase &rewriter, CollectiveOpInterface op,
+                              const TileGeometry &tile,
+                              const ScratchLayout &layout);
 
 /// The barrier that orders a group's exchange between its two phases.
 void groupSync(OpBuilder &b, Location loc, Operation *op,
@@ -106,15 +108,15 @@ SmallVector<Value> exchangeThroughScratch(
     ArrayRef<Value> scatter, ArrayRef<Value> gather,
     llvm::function_ref<void(OpBuilder &)> sync, ArrayRef<Value> guards = {});
 
-/// CUB's time-sliced warp exchange: warp s exchanges through the slice's
-/// one region in turn s, the turns separated by block barriers.
+/// CUB's time-sliced warp exchange between warp-striped and blocked order
+/// (`toBlocked` gives the direction): warp s exchanges through the slice's
+/// one warp-sized region in turn s, the turns separated by block barriers.
 SmallVector<Value> timeSlicedWarpExchange(OpBuilder &b, Location loc,
                                           Operation *op, Value scratch,
                                           const TileGeometry &tile,
+                                          const ScratchLayout &layout,
                                           const TileThreads &t,
-                                          ArrayRef<Value> items,
-                                          ArrayRef<Value> scatter,
-                                          ArrayRef<Value> gather);
+                                          ArrayRef<Value> items, bool toBlocked);
 
 /// The ops' patterns, one family each.
 void populateLoadStorePatterns(RewritePatternSet &patterns);

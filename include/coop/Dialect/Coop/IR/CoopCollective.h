@@ -36,6 +36,9 @@ inline constexpr llvm::StringLiteral kDynamicSharedMemoryAttr = "coop.dynamic_sh
 /// Marks the function argument that holds the function's scratch buffer,
 /// when the caller owns it.
 inline constexpr llvm::StringLiteral kScratchArgumentAttr = "coop.scratch";
+/// Marks the op that makes a function's scratch buffer during the lowering,
+/// so later ops of the function find it; removed when the lowering ends.
+inline constexpr llvm::StringLiteral kScratchBufferAttr = "coop.scratch_buffer";
 
 /// A collective's tile in a block of known size.
 struct TileGeometry {
