@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - parse, transform and print a module -----------------===//
 
 #include "coop-c/Pipeline.h"
+#include "Run.h"
 #include "coop/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -18,19 +19,12 @@
 #include <vector>
 
 using namespace mlir;
-
-namespace {
-struct StoredDiagnostic {
-  CoopDiagnosticSeverity severity;
-  std::string location;
-  std::string message;
-};
-} // namespace
+using namespace mlir::coop::capi;
 
 struct CoopPipelineResultImpl {
   bool succeeded = false;
   std::string output;
-  std::vector<StoredDiagnostic> diagnostics;
+  Diagnostics diagnostics;
 };
 
 static CoopDiagnosticSeverity toSeverity(DiagnosticSeverity severity) {
@@ -63,14 +57,23 @@ static std::string formatLocation(Location loc) {
   return text;
 }
 
-static void record(CoopPipelineResultImpl &result, Diagnostic &diag) {
-  result.diagnostics.push_back(
-      {toSeverity(diag.getSeverity()), formatLocation(diag.getLocation()),
-       diag.str()});
+static void record(Diagnostics &diagnostics, Diagnostic &diag) {
+  diagnostics.push_back({toSeverity(diag.getSeverity()),
+                         formatLocation(diag.getLocation()), diag.str()});
   for (Diagnostic &note : diag.getNotes())
-    result.diagnostics.push_back({COOP_SEVERITY_NOTE,
-                                  formatLocation(note.getLocation()),
-                                  note.str()});
+    diagnostics.push_back(
+        {COOP_SEVERITY_NOTE, formatLocation(note.getLocation()), note.str()});
+}
+
+void mlir::coop::capi::recordError(Diagnostics &diagnostics, Location loc,
+                                   const Twine &message) {
+  diagnostics.push_back(
+      {COOP_SEVERITY_ERROR, formatLocation(loc), message.str()});
+}
+
+CoopDiagnostic mlir::coop::capi::view(const StoredDiagnostic &diagnostic) {
+  return {diagnostic.severity, diagnostic.location.c_str(),
+          diagnostic.message.c_str()};
 }
 
 /// One context per thread, reused across calls: loading the dialects a
@@ -88,35 +91,45 @@ static MLIRContext &threadContext() {
   return *context;
 }
 
-static void run(CoopPipelineResultImpl &result, StringRef moduleText,
-                StringRef sourceName, StringRef pipeline, unsigned flags) {
+OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
+                                                  StringRef text,
+                                                  StringRef sourceName,
+                                                  StringRef pipeline) {
   coop::registerCoopAndUpstreamPasses();
   MLIRContext &context = threadContext();
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    record(result, diag);
+    record(diagnostics, diag);
     return success();
   });
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(moduleText, sourceName), SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
-    return;
+    return {};
 
   PassManager pm(&context);
   std::string pipelineErrors;
   llvm::raw_string_ostream errorStream(pipelineErrors);
   if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
-    result.diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
-                                  "invalid pass pipeline '" + pipeline.str() +
-                                      "': " + pipelineErrors});
-    return;
+    diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
+                           "invalid pass pipeline '" + pipeline.str() +
+                               "': " + pipelineErrors});
+    return {};
   }
   if (failed(pm.run(*module)))
-    return;
+    return {};
+  return module;
+}
 
+static void run(CoopPipelineResultImpl &result, StringRef moduleText,
+                StringRef sourceName, StringRef pipeline, unsigned flags) {
+  OwningOpRef<ModuleOp> module =
+      parseAndRun(result.diagnostics, moduleText, sourceName, pipeline);
+  if (!module)
+    return;
   OpPrintingFlags printing;
   if (flags & COOP_PRINT_GENERIC)
     printing.printGenericOpForm();
@@ -154,8 +167,7 @@ size_t coopPipelineResultGetNumDiagnostics(CoopPipelineResult result) {
 
 CoopDiagnostic coopPipelineResultGetDiagnostic(CoopPipelineResult result,
                                                size_t index) {
-  const StoredDiagnostic &diag = result->diagnostics.at(index);
-  return {diag.severity, diag.location.c_str(), diag.message.c_str()};
+  return view(result->diagnostics.at(index));
 }
 
 void coopPipelineResultDestroy(CoopPipelineResult result) { delete result; }

@@ -91,3 +91,40 @@ def test_unregistered_dialects_are_rejected():
 
 def test_empty_module_text_is_an_empty_module():
     assert _compiler.run_pipeline("").strip() == "module {\n}"
+
+
+SKELETON = """
+func.func @kernel(%src: memref<?xi32>, %items: memref<4xi32>, %out: memref<4xi32>)
+    attributes {gpu.known_block_size = array<i32: 128, 1, 1>} {
+  %b = coop.this_block
+  coop.load %b, %src into %items algorithm = transpose {coop.site = 0 : i64}
+      : !coop.group<block>, memref<?xi32>, memref<4xi32>
+  coop.exchange %b, %items into %out mode = blocked_to_striped {coop.site = 1 : i64}
+      : !coop.group<block>, memref<4xi32>, memref<4xi32>
+  %w = coop.this_warp
+  coop.exchange %w, %out into %items mode = striped_to_blocked {coop.site = 2 : i64}
+      : !coop.group<warp>, memref<4xi32>, memref<4xi32>
+  coop.exchange %w, %items into %out mode = striped_to_blocked {coop.site = 3 : i64}
+      : !coop.group<warp>, memref<4xi32>, memref<4xi32>
+  return
+}
+"""
+
+
+def test_plan_kernel_returns_slices_and_barriers_as_data():
+    plan = _compiler.plan_kernel(SKELETON, sites=5)
+    # The block's 512 items and CUB's bank padding.
+    assert plan["size"] > 2048 and plan["alignment"] == 16 and not plan["dynamic"]
+    # The exchange scatters with the map the load gathered with: one slice, no
+    # barrier between them. The warp exchanges reuse the slice after a block
+    # barrier, and again after a warp barrier (the second scatters striped
+    # where the first gathered blocked). Site 4 does not exist.
+    assert plan["offsets"] == [0, 0, 0, 0, None]
+    assert sorted(plan["barriers"]) == [(2, "before", "block"), (3, "before", "site")]
+
+
+def test_plan_kernel_failure_raises_the_diagnostics():
+    bad = SKELETON.replace("mode = blocked_to_striped {coop.site = 1", "mode = bogus {coop.site = 1")
+    with pytest.raises(_compiler.PipelineError) as error:
+        _compiler.plan_kernel(bad, source_name="k.py", sites=4)
+    assert any(severity == "error" for severity, _, _ in error.value.diagnostics)

@@ -22,14 +22,14 @@ F64 = types.float64[::1]
 def plans(monkeypatch):
     """The plans made while the test compiles."""
     made = []
-    read = _kernel_plan._read_plan
+    plan_kernel = _kernel_plan._plan_kernel
 
-    def capture(text):
-        plan = read(text)
+    def capture(*args):
+        plan = plan_kernel(*args)
         made.append(plan)
         return plan
 
-    monkeypatch.setattr(_kernel_plan, "_read_plan", capture)
+    monkeypatch.setattr(_kernel_plan, "_plan_kernel", capture)
     return made
 
 
@@ -79,7 +79,7 @@ def test_load_after_load_gets_a_block_barrier(plans):
     _compile(kernel, [I32, I32])
     (plan,) = plans
     assert plan.offsets == {0: 0, 1: 0}
-    assert plan.barriers == [(1, "before", "!coop.group<block>")]
+    assert plan.barriers == [(1, "before", "block")]
 
 
 def test_the_kernels_own_barrier_orders_the_reuse(plans):
@@ -111,7 +111,7 @@ def test_loop_reuse_across_iterations(plans):
     (plan,) = plans
     # The next iteration's load may follow a load (odd tiles): it needs the
     # barrier; the store follows its matching load and needs none.
-    assert plan.barriers == [(0, "before", "!coop.group<block>")]
+    assert plan.barriers == [(0, "before", "block")]
 
 
 def test_shared_descriptor_with_auto_sync(plans):
@@ -130,8 +130,8 @@ def test_shared_descriptor_with_auto_sync(plans):
     (plan,) = plans
     assert plan.offsets == {0: 0, 1: 0}
     # A barrier after each use: after the load is before the store.
-    assert sorted(plan.barriers) == [(1, "after", "!coop.group<block>"),
-                                     (1, "before", "!coop.group<block>")]
+    assert sorted(plan.barriers) == [(1, "after", "block"),
+                                     (1, "before", "block")]
     assert _shared_bytes(metadata["ptx"]) == [2048]
 
 
@@ -172,7 +172,7 @@ def test_warp_exchanges_reuse_with_a_warp_barrier(plans):
 
     _compile(kernel, [I32, I32])
     (plan,) = plans
-    assert plan.barriers == [(1, "before", "!coop.group<warp>")]
+    assert plan.barriers == [(1, "before", "site")]
 
 
 def test_past_48_kib_is_dynamic_shared_memory(plans):
@@ -221,11 +221,10 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
     from cuda.coop.numba_mlir._sites import Site
     from cuda.coop.numba_mlir._types import GroupType
 
-    site = Site(op="load", group=GroupType("block"), algorithm="transpose",
-                memory_type="memref<?xi32>", payload_type="memref<4xi32>",
-                element_type="i32", block_dims=(128, 1, 1), has_offset=False,
-                has_valid=False, has_oob=False, storage=None, filename="helper.py", line=3,
-                col=0)
+    site = Site(op="load", group=GroupType("block"),
+                operands=(("source", "memref<?xi32>"), ("payload", "memref<4xi32>")),
+                attributes=(("algorithm", "transpose"),), element_type="i32",
+                block_dims=(128, 1, 1), storage=None, filename="helper.py", line=3, col=0)
     name, declaration = site.declaration(site.function()[0])
     _kernel_plan._sites[name] = site
     text = f"""

@@ -95,7 +95,8 @@ struct ConvertCoopToGPU : coop::impl::ConvertCoopToGPUBase<ConvertCoopToGPU> {
     root->walk([](Operation *op) {
       for (StringRef attr : {StringRef(kScratchSizeAttr),
                              StringRef(kScratchAlignmentAttr),
-                             StringRef(kScratchBufferAttr)})
+                             StringRef(kScratchBufferAttr),
+                             StringRef(kScratchSymbolAttr)})
         op->removeAttr(attr);
     });
   }

@@ -274,11 +274,13 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
     if (!SymbolTable::getNearestSymbolTable(fn->getParentOp()))
       return op->emitOpError("needs a symbol table (a module) around its "
                              "function to hold the scratch buffer");
-    // Named after the function: a host compiler that plans a whole kernel
-    // points its site functions at the kernel's buffer by this name.
-    auto name = (Twine("__coop_scratch_") +
-                 SymbolTable::getSymbolName(fn).getValue())
-                    .str();
+    std::string name;
+    if (auto symbol = fn->getAttrOfType<StringAttr>(kScratchSymbolAttr))
+      name = symbol.str();
+    else
+      name = (Twine("__coop_scratch_") +
+              SymbolTable::getSymbolName(fn).getValue())
+                 .str();
     rewriter.setInsertionPoint(fn);
     memref::GlobalOp::create(rewriter, loc, name,
                              rewriter.getStringAttr("private"), type,

@@ -356,3 +356,4 @@ gpu.module @shuffle_rotate {
     gpu.return
   }
 }
+

@@ -8,28 +8,28 @@ MLIRs do not share IR):
 1. it writes the kernel's skeleton in the coop dialect: the same blocks and
    branches, each site as its coop.load/coop.store, the kernel's own block
    barriers, and the launch's block size;
-2. `coop-plan-scratch,coop-insert-barriers` place every slice and the reuse
-   barriers the plan needs (none between a transpose load and its matching
-   store; a shared descriptor's uses share one slice);
+2. our C API plans it (`coop-plan-scratch,coop-insert-barriers`) and returns
+   the plan as data: every slice and the reuse barriers the plan needs (none
+   between a transpose load and its matching store; a shared descriptor's
+   uses share one slice);
 3. it patches Numba's kernel: each call now names its site function lowered
-   with the plan's offset into one workgroup buffer of the planned size (or
-   dynamic shared memory past 48 KiB, requested from the launch), and a call
-   to a barrier function goes where the plan put a barrier.
+   with the plan's offset into one workgroup buffer of the planned size, named
+   by the site function's `coop.scratch_symbol` (or dynamic shared memory past
+   48 KiB, requested from the launch), and a call to a barrier function goes
+   where the plan put a barrier.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import func
-from numba_cuda_mlir._whole_function_planners import _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY
-from numba_cuda_mlir.lowering_utilities import context as numba_context
-from numba_cuda_mlir.lowering_utilities import link
 
+from .. import _compiler
 from ._errors import CoopCompileError
-from ._passes import PLACED_PIPELINE, PLAN_PIPELINE, link_into, run_passes
+from ._numba import REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, mlir_context, wrap_optimize
+from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes
 from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
 
@@ -51,25 +51,16 @@ def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None
 
 
 def install() -> None:
-    """Plans every kernel's scratch before Numba optimizes it: wraps
-    numba_cuda_mlir.mlir_optimization.optimize, which Numba looks up at each
-    call (../shared/numba-facts.md, splice point)."""
-    import numba_cuda_mlir.mlir_optimization as optimization
+    """Plans every kernel's scratch before Numba optimizes it."""
 
-    original = optimization.optimize
-    if getattr(original, "_coop_plans_scratch", False):
-        return
-
-    def optimize(cres, *args, **kwargs):
+    def plan(cres):
         module = cres.metadata.get("mlir_module")
         # Only compiles that lowered a scratch site walk their module.
         if module is not None and cres.metadata.get(PLANNED_KEY):
-            with numba_context.get_context(), ir.Location.unknown():
+            with mlir_context(), ir.Location.unknown():
                 plan_module(module, cres.metadata)
-        return original(cres, *args, **kwargs)
 
-    optimize._coop_plans_scratch = True
-    optimization.optimize = optimize
+    wrap_optimize(plan)
 
 
 def plan_module(module, metadata: dict) -> None:
@@ -118,9 +109,31 @@ def _plan_function(module, function, calls, metadata: dict) -> None:
     # A kernel runs once per thread; any other function may be called again
     # while its scratch is still being read.
     text = _skeleton(body, calls, sites, repeated=function.name != "gpu.func")
-    planned = run_passes(text, sites[0].filename, PLAN_PIPELINE)
-    plan = _read_plan(planned)
+    plan = _plan_kernel(text, sites[0].filename, len(sites))
     _patch(module, function, calls, sites, plan, metadata)
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelPlan:
+    """What our C API planned for a kernel skeleton."""
+    size: int                # bytes of the kernel's scratch buffer
+    alignment: int
+    dynamic: bool            # dynamic shared memory (past 48 KiB)
+    offsets: dict[int, int]  # site -> byte offset of its slice
+    # (site, "before" | "after", "site" | "block"): a barrier of the site's
+    # group or of the block, next to the site.
+    barriers: list[tuple[int, str, str]]
+
+
+def _plan_kernel(text: str, filename: str, sites: int) -> KernelPlan:
+    try:
+        plan = _compiler.plan_kernel(text, source_name=filename, sites=sites)
+    except _compiler.PipelineError as error:
+        raise_diagnostics(error)
+    offsets = {k: offset for k, offset in enumerate(plan["offsets"]) if offset is not None}
+    return KernelPlan(size=plan["size"], alignment=plan["alignment"],
+                      dynamic=plan["dynamic"], offsets=offsets,
+                      barriers=[tuple(b) for b in plan["barriers"]])
 
 
 def _skeleton(body, calls, sites, repeated: bool = False) -> str:
@@ -179,87 +192,27 @@ def _skeleton(body, calls, sites, repeated: bool = False) -> str:
             + "\n  ".join(descriptors + lines) + "\n}\n")
 
 
-@dataclasses.dataclass
-class _Plan:
-    size: int = 0
-    alignment: int = 16
-    dynamic: bool = False
-    offsets: dict[int, int] = dataclasses.field(default_factory=dict)  # site -> byte offset
-    # (site, "before" or "after", barrier group type)
-    barriers: list[tuple[int, str, str]] = dataclasses.field(default_factory=list)
-
-
-def _read_plan(text: str) -> _Plan:
-    """Slices and barriers of the planned skeleton. Inserted barriers sit
-    right before a site (a reuse barrier) or right after it (auto_sync); where
-    both are true, the two places are the same program point for scratch."""
-    plan = _Plan()
-    with _reading_context(), ir.Location.unknown():
-        module = ir.Module.parse(text)
-        function = module.body.operations[0].operation
-        attributes = function.attributes
-        if "coop.scratch_size" in attributes:
-            plan.size = ir.IntegerAttr(attributes["coop.scratch_size"]).value
-            plan.alignment = ir.IntegerAttr(attributes["coop.scratch_alignment"]).value
-        plan.dynamic = "coop.dynamic_shared_memory" in attributes
-        for block in function.regions[0].blocks:
-            ops = [op.operation for op in block.operations]
-            for i, op in enumerate(ops):
-                if op.name.startswith("coop.") and "coop.site" in op.attributes:
-                    site = ir.IntegerAttr(op.attributes["coop.site"]).value
-                    plan.offsets[site] = ir.IntegerAttr(op.attributes["coop.scratch_offset"]).value
-                if op.name != "coop.barrier":
-                    continue
-                group = str(op.operands[0].type)
-                placed = _adjacent_site(ops, i, 1, "before") or _adjacent_site(ops, i, -1, "after")
-                if placed is None:
-                    raise CoopCompileError("internal error: a planned barrier is not next to a "
-                                           "cuda.coop call")
-                plan.barriers.append((*placed, group))
-    return plan
-
-
-@functools.cache
-def _reading_context():
-    """A context that reads our dialect's generic form as unregistered ops
-    (Numba's MLIR does not know it); made once, it costs 10 ms."""
-    context = ir.Context()
-    context.allow_unregistered_dialects = True
-    return context
-
-
-def _adjacent_site(ops, i, step, where):
-    """The site next to the barrier at `i` in direction `step`, skipping the
-    ops that make groups and other inserted barriers."""
-    i += step
-    while 0 <= i < len(ops) and ops[i].name in ("coop.this_block", "coop.this_warp",
-                                                 "coop.group_by", "coop.barrier"):
-        i += step
-    if 0 <= i < len(ops) and "coop.site" in ops[i].attributes:
-        return ir.IntegerAttr(ops[i].attributes["coop.site"]).value, where
-    return None
-
-
-def _patch(module, function, calls, sites, plan: _Plan, metadata: dict) -> None:
-    # One buffer per kernel; the conversion names a function's buffer after
-    # the function, so each placed site function is pointed at the kernel's.
+def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> None:
+    """Points each call at its placed site function and adds the planned
+    barriers."""
+    # One buffer per kernel, named after it; every placed site function of
+    # the kernel names it as its scratch symbol.
     buffer = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
     if plan.dynamic:
         _check_dynamic_shared_memory(function, sites[0])
-        metadata[_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
-            metadata.get(_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, 0), plan.size)
+        metadata[REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
+            metadata.get(REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, 0), plan.size)
     for k, (call, site) in enumerate(zip(calls, sites)):
         placement = Placement(buffer=buffer, size=plan.size, alignment=plan.alignment,
                               dynamic=plan.dynamic, offset=plan.offsets[k])
         name, text = site.function(placement)
-        lowered = run_passes(text, site.filename, PLACED_PIPELINE)
-        link_into(module, lowered.replace(f"__coop_scratch_{name}", buffer))
+        link_into(module, run_passes(text, site.filename, PLACED_PIPELINE))
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         del call.attributes[STORAGE_ATTR]
 
-    for k, where, group_type in plan.barriers:
+    for k, where, scope in plan.barriers:
         call = calls[k]
-        group = sites[k].group if group_type == sites[k].group.mlir else GroupType("block")
+        group = sites[k].group if scope == "site" else GroupType("block")
         name, text = barrier_function(group, sites[k].block_dims)
         link_into(module, run_passes(text, sites[k].filename))
         at = call if where == "before" else _next_op(call)
@@ -293,8 +246,7 @@ def _next_op(call):
 def _erase_declarations(module) -> None:
     """Erases the stand-in declarations; every call now names its placed
     site function."""
-    target = link._find_link_target(module.operation)
-    for op in list(target.operations):
+    for op in list(link_target(module).operations):
         name = op.operation.attributes["sym_name"] \
             if "sym_name" in op.operation.attributes else None
         if op.operation.name == "func.func" and name is not None and \

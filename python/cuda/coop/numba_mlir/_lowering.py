@@ -1,6 +1,7 @@
-"""Lowering of cuda.coop calls: each load or store becomes a call of a
-function that our MLIR (the coop dialect and its passes, through
-cuda.coop._compiler) builds for that call site.
+"""Lowering of cuda.coop calls: each call becomes a call of a function that
+our MLIR (the coop dialect and its passes, through cuda.coop._compiler)
+builds for that call site. One lowering serves every operation of the table
+(`_operations.py`): it reads the call's arguments by role and option kind.
 
 Only IR we emit crosses into Numba's MLIR, in generic form: the site
 function, which Numba's own pipeline inlines. A site that needs scratch
@@ -11,6 +12,8 @@ from the launch configuration the planner required.
 
 from __future__ import annotations
 
+import functools
+
 from numba_cuda_mlir import types
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
@@ -19,14 +22,11 @@ from numba_cuda_mlir.extending import lowering_registry
 from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
+from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
 from ._passes import CHECK_PIPELINE, link_into, run_passes
 from ._planner import _root
 from ._sites import Site
 from ._types import GroupType, TempStorageType
-
-BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
-                    "warp_transpose_timesliced")
-
 
 def _dummy(builder, target):
     builder.store_var(target, arith.constant(ir.IntegerType.get_signless(32), 0))
@@ -62,60 +62,146 @@ def _location(target):
     return filename, line, col
 
 
-def _lower_tile(builder, target, args, kwargs, op):
-    names = ("group", "memory", "payload")
-    values = dict(zip(names, args))
-    options = dict(kwargs)
-    group_type = builder.get_numba_type(values["group"].name)
-    filename, line, col = _location(target)
-    where = f"{filename}:{line}"
+class _Call:
+    """One call being lowered: its arguments by role and option, where it is,
+    and the operands and attributes its site collects."""
 
-    algorithm_type = builder.get_numba_type(options["algorithm"].name) \
-        if "algorithm" in options else None
-    algorithm = "direct"
-    if algorithm_type is not None and not isinstance(algorithm_type, types.NoneType):
-        if not isinstance(algorithm_type, types.StringLiteral):
-            raise CoopCompileError(f"{where}: algorithm must be a string literal such as "
-                                   "'transpose'")
-        algorithm = algorithm_type.literal_value
-    if algorithm not in BLOCK_ALGORITHMS:
-        raise CoopCompileError(f"{where}: unknown algorithm {algorithm!r}; expected one of "
-                               + ", ".join(BLOCK_ALGORITHMS))
+    def __init__(self, operation, builder, target, args, kwargs):
+        self.operation, self.builder, self.target = operation, builder, target
+        self.filename, self.line, self.col = _location(target)
+        self.where = f"{self.filename}:{self.line}"
+        self.args = dict(zip(operation.positional, args))
+        self.options = dict(kwargs)
+        self.operands: list[tuple[str, object]] = []   # (role, MLIR value)
+        self.attributes: dict[str, object] = {}
+        self.skipped: set[str] = set()
 
-    memory_type = builder.get_numba_type(values["memory"].name)
-    role = "source" if op == "load" else "destination"
+    def error(self, message: str):
+        raise CoopCompileError(f"{self.where}: {message}")
+
+    def numba_type(self, var):
+        return self.builder.get_numba_type(var.name)
+
+    def given(self, name: str) -> bool:
+        var = self.options.get(name)
+        return var is not None and not isinstance(self.numba_type(var),
+                                                  (types.NoneType, types.Omitted))
+
+    def attribute(self, name: str):
+        return self.attributes.get(name, self.operation.option(name).default)
+
+
+@functools.cache
+def _lowering(operation):
+    return lambda builder, target, args, kwargs: _lower(operation, builder, target, args,
+                                                        kwargs)
+
+
+def _lower(operation, builder, target, args, kwargs):
+    call = _Call(operation, builder, target, args, kwargs)
+    name = operation.name
+    for option in operation.options:
+        if option.kind in ("choice", "flag"):
+            call.attributes[option.name] = _literal_option(call, option)
+    value = element = dtype = None
+    for role in operation.positional[1:]:
+        var = call.args[role]
+        if role in ("source", "destination"):
+            memory = _memory_operand(call, role, var)
+            element = ir.MemRefType(memory.type).element_type
+            dtype = call.numba_type(var).dtype
+            call.operands.append((role, memory))
+        elif role == "payload":
+            call.operands.append((role, _payload_operand(call, var, f"coop.{name}'s payload")))
+        else:
+            value = _value_operand(call, var, element, dtype)
+            call.operands.append((role, value))
+            if dtype is None:
+                value_type = call.numba_type(var)
+                dtype = getattr(value_type, "dtype", value_type)
+    scalar = not isinstance(value.type, ir.MemRefType) if value is not None else False
+    if element is None:
+        element = value.type if scalar else ir.MemRefType(value.type).element_type
+    operation_rules = _RULES.get(name)
+    if operation_rules is not None:
+        operation_rules(call, scalar)
+    output = None
+    if operation.result == "fresh" and not scalar:
+        output = _fresh_payload(builder, value)
+        call.operands.append(("output", output))
+    items = ir.MemRefType(value.type).shape[0] if value is not None and not scalar else None
+    for option in operation.options:
+        if option.name in call.skipped or not call.given(option.name):
+            continue
+        var = call.options[option.name]
+        if option.kind == "index":
+            call.operands.append((option.name, _index_operand(call, option, var)))
+        elif option.kind == "item":
+            call.operands.append((option.name,
+                                  _item_operand(call, option.name, var, element, dtype)))
+        elif option.kind == "payload":
+            call.operands.append((option.name,
+                                  _payload_operand(call, var, option.name, items)))
+    storage, storage_key = _storage(call)
+    result_type = element if operation.result == "fresh" and scalar else None
+    site = Site(op=name, group=call.numba_type(call.args["group"]),
+                operands=tuple((role, str(v.type)) for role, v in call.operands),
+                attributes=tuple(sorted(call.attributes.items())),
+                element_type=str(element), block_dims=_block_dims(builder, call.where),
+                storage=storage, filename=call.filename, line=call.line, col=call.col,
+                result_type=str(result_type) if result_type is not None else None)
+    operands = [v for _, v in call.operands]
+    made = _call_site(builder, site, operands, storage_key,
+                      results=[result_type] if result_type is not None else [])
+    if result_type is not None:
+        builder.store_var(target, made.results[0])
+    elif output is not None:
+        _store_result(builder, target, builder.get_numba_type(target.name), output)
+
+
+def _shuffle_rules(call, scalar):
+    mode = call.attribute("mode")
+    if (mode in SCALAR_SHUFFLE_MODES) != scalar:
+        call.error(f"coop.shuffle mode {mode!r} takes "
+                   + ("a scalar (one item per thread); payloads use 'up' or 'down'"
+                      if not scalar else
+                      "a payload (coop.ThreadData or a local array); scalars use 'offset' "
+                      "or 'rotate'"))
+    if not scalar:
+        # up and down move items by one position: the distance is not an operand.
+        if call.given("distance"):
+            distance = call.numba_type(call.options["distance"])
+            if not (isinstance(distance, types.IntegerLiteral) and distance.literal_value == 1):
+                call.error(f"coop.shuffle mode {mode!r} moves items by exactly one position: "
+                           "distance must be 1")
+        call.skipped.add("distance")
+
+
+# Rules of one operation that the table's option kinds do not express.
+_RULES = {"shuffle": _shuffle_rules}
+
+
+def _memory_operand(call, role, var):
+    memory_type = call.numba_type(var)
+    name = call.operation.name
     if memory_type.ndim != 1:
-        raise CoopCompileError(f"{where}: coop.{op}'s {role} must be a one-dimensional array; "
-                               f"got a {memory_type.ndim}-D array")
+        call.error(f"coop.{name}'s {role} must be a one-dimensional array; got a "
+                   f"{memory_type.ndim}-D array")
     if memory_type.layout != "C":
-        raise CoopCompileError(f"{where}: coop.{op}'s {role} must be contiguous; got an array "
-                               f"with layout {memory_type.layout!r}")
+        call.error(f"coop.{name}'s {role} must be contiguous; got an array with layout "
+                   f"{memory_type.layout!r}")
+    return _unit_stride(call.builder.load_var(var))
 
-    memory = _unit_stride(builder.load_var(values["memory"]))
-    payload = _static_payload(builder.load_var(values["payload"]))
-    element = ir.MemRefType(memory.type).element_type
-    operands = [memory, payload]
-    i64 = ir.IntegerType.get_signless(64)
 
-    def optional(name, mlir_type):
-        var = options.get(name)
-        if var is None or isinstance(builder.get_numba_type(var.name), types.NoneType):
-            return False
-        operands.append(builder.mlir_convert(builder.load_var(var), mlir_type))
-        return True
-
-    has_offset = optional("offset", i64)
-    has_valid = optional("valid_items", i64)
-    has_oob = optional("oob_default", element) if op == "load" else False
-
-    storage, storage_key = _storage(builder, options, where)
-
-    site = Site(op=op, group=group_type, algorithm=algorithm, memory_type=str(memory.type),
-                payload_type=str(payload.type), element_type=str(element),
-                block_dims=_block_dims(builder, where), has_offset=has_offset,
-                has_valid=has_valid, has_oob=has_oob, storage=storage, filename=filename,
-                line=line, col=col)
-    _call_site(builder, site, operands, storage_key)
+def _value_operand(call, var, element, dtype):
+    """The value an operation reads: a payload, or (where allowed) a scalar,
+    which takes the dtype of the operation's array when it is a literal."""
+    value_type = call.numba_type(var)
+    if isinstance(value_type, types.Array):
+        return _payload_operand(call, var, f"coop.{call.operation.name}'s value")
+    if element is not None:
+        return _item_operand(call, "value", var, element, dtype)
+    return call.builder.load_var(var)
 
 
 def _call_site(builder, site: Site, operands, storage_key, results=()):
@@ -137,35 +223,71 @@ def _call_site(builder, site: Site, operands, storage_key, results=()):
     return call
 
 
-def _literal_option(builder, options, name, default, where, allowed):
+def _literal_option(call, option):
     """A compile-time option: a literal of the allowed values, or the default."""
-    var = options.get(name)
-    value_type = builder.get_numba_type(var.name) if var is not None else None
-    if value_type is None or isinstance(value_type, (types.NoneType, types.Omitted)):
-        return default
+    if not call.given(option.name):
+        return option.default
+    allowed = option.choices if option.kind == "choice" else (False, True)
+    value_type = call.numba_type(call.options[option.name])
     if not isinstance(value_type, types.Literal) or value_type.literal_value not in allowed:
         shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
-        raise CoopCompileError(f"{where}: {name} must be one of "
-                               f"{', '.join(map(repr, allowed))}; got {shown!r}")
+        call.error(f"{option.name} must be one of {', '.join(map(repr, allowed))}; "
+                   f"got {shown!r}")
     return value_type.literal_value
 
 
-def _given(builder, options, name):
-    var = options.get(name)
-    return var is not None and not isinstance(builder.get_numba_type(var.name),
-                                              (types.NoneType, types.Omitted))
+def _index_operand(call, option, var):
+    """A runtime integer option, as the i64 the site function takes."""
+    value_type = call.numba_type(var)
+    if isinstance(value_type, types.Boolean) or not isinstance(value_type, types.Integer):
+        call.error(f"{option.name} must be an integer; got {value_type}")
+    if not option.signed and isinstance(value_type, types.IntegerLiteral) \
+            and value_type.literal_value < 0:
+        call.error(f"{option.name} must not be negative; got {value_type.literal_value}")
+    return call.builder.mlir_convert(call.builder.load_var(var),
+                                     ir.IntegerType.get_signless(64))
 
 
-def _storage(builder, options, where):
+def _item_operand(call, name, var, element, expected):
+    """A runtime value of the payload's item type (`element` in MLIR,
+    `expected` in Numba). A literal takes that type when it is exactly
+    representable in it; a typed value of another type is an error, never a
+    silent conversion."""
+    value_type = call.numba_type(var)
+    if isinstance(value_type, types.Literal):
+        literal = value_type.literal_value
+        if not isinstance(literal, (bool, int, float)) or not _representable(literal, expected):
+            call.error(f"{name} = {literal!r} is not exactly representable in the payload's "
+                       f"item type {expected}; pass a value of type {expected}")
+    elif value_type != expected:
+        call.error(f"{name} has type {value_type} but the payload's items are {expected}; "
+                   f"cast it, e.g. numpy.{expected}(...)")
+    return call.builder.mlir_convert(call.builder.load_var(var), element)
+
+
+def _representable(literal, expected) -> bool:
+    import numpy
+
+    dtype = numpy.dtype(str(expected))
+    if dtype.kind in "iu":
+        if isinstance(literal, float) and not literal.is_integer():
+            return False
+        info = numpy.iinfo(dtype)
+        return info.min <= literal <= info.max
+    return float(dtype.type(literal)) == literal
+
+
+def _storage(call):
     """The temp_storage option: (its dialect attributes, its descriptor's
     variable name), or (None, None) when the compiler plans the scratch."""
-    if not _given(builder, options, "temp_storage"):
+    if not call.given("temp_storage"):
         return None, None
-    storage_type = builder.get_numba_type(options["temp_storage"].name)
+    var = call.options["temp_storage"]
+    storage_type = call.numba_type(var)
     if not isinstance(storage_type, TempStorageType):
-        raise CoopCompileError(f"{where}: temp_storage must be a coop.TempStorage(...) made in "
-                               f"the kernel; got {storage_type}")
-    return storage_type.mlir_attributes, _root(builder.func_ir, options["temp_storage"]).name
+        call.error(f"temp_storage must be a coop.TempStorage(...) made in the kernel; got "
+                   f"{storage_type}")
+    return storage_type.mlir_attributes, _root(call.builder.func_ir, var).name
 
 
 def _fresh_payload(builder, like):
@@ -175,15 +297,14 @@ def _fresh_payload(builder, like):
         return memref.alloca(ir.MemRefType(like.type), [], [])
 
 
-def _payload_operand(builder, var, what, where, items=None):
-    payload = _static_payload(builder.load_var(var))
+def _payload_operand(call, var, what, items=None):
+    payload = _static_payload(call.builder.load_var(var))
     payload_type = ir.MemRefType(payload.type)
     if not payload_type.has_static_shape:
-        raise CoopCompileError(f"{where}: {what} must be a coop.ThreadData or a local array "
-                               "of compile-time size")
+        call.error(f"{what} must be a coop.ThreadData or a local array of compile-time size")
     if items is not None and payload_type.shape[0] != items:
-        raise CoopCompileError(f"{where}: {what} must have one item per value item ({items}); "
-                               f"got {payload_type.shape[0]}")
+        call.error(f"{what} must have one item per value item ({items}); got "
+                   f"{payload_type.shape[0]}")
     return payload
 
 
@@ -193,100 +314,6 @@ def _store_result(builder, target, result_type, value):
     if mlir_type != value.type:
         value = memref.cast(mlir_type, value)
     builder.store_var(target, value)
-
-
-EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
-                  "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
-                  "scatter_to_striped_guarded", "scatter_to_striped_flagged")
-SHUFFLE_MODES = ("up", "down", "offset", "rotate")
-
-
-@lowering_registry.lower(_markers.exchange, types.VarArg(types.Any))
-def _lower_exchange(builder, target, args, kwargs):
-    group_var, value_var = args
-    options = dict(kwargs)
-    filename, line, col = _location(target)
-    where = f"{filename}:{line}"
-    mode = _literal_option(builder, options, "mode", "striped_to_blocked", where,
-                           EXCHANGE_MODES)
-    sliced = _literal_option(builder, options, "warp_time_slicing", False, where,
-                             (False, True))
-    payload = _payload_operand(builder, value_var, "coop.exchange's value", where)
-    items = ir.MemRefType(payload.type).shape[0]
-    output = _fresh_payload(builder, payload)
-    operands = [payload, output]
-    aux = {}
-    for name in ("ranks", "valid_flags"):
-        if _given(builder, options, name):
-            aux[name] = _payload_operand(builder, options[name], name, where, items)
-            operands.append(aux[name])
-    storage, storage_key = _storage(builder, options, where)
-    site = Site(op="exchange", group=builder.get_numba_type(group_var.name), algorithm="",
-                memory_type="", payload_type=str(payload.type),
-                element_type=str(ir.MemRefType(payload.type).element_type),
-                block_dims=_block_dims(builder, where), has_offset=False, has_valid=False,
-                has_oob=False, storage=storage, filename=filename, line=line, col=col,
-                mode=mode, time_slicing=bool(sliced),
-                ranks_type=str(aux["ranks"].type) if "ranks" in aux else None,
-                flags_type=str(aux["valid_flags"].type) if "valid_flags" in aux else None)
-    _call_site(builder, site, operands, storage_key)
-    _store_result(builder, target, builder.get_numba_type(target.name), output)
-
-
-@lowering_registry.lower(_markers.shuffle, types.VarArg(types.Any))
-def _lower_shuffle(builder, target, args, kwargs):
-    group_var, value_var = args
-    options = dict(kwargs)
-    filename, line, col = _location(target)
-    where = f"{filename}:{line}"
-    mode = _literal_option(builder, options, "mode", "down", where, SHUFFLE_MODES)
-    scalar = mode in ("offset", "rotate")
-    value_type = builder.get_numba_type(value_var.name)
-    if scalar != (not isinstance(value_type, types.Array)):
-        raise CoopCompileError(
-            f"{where}: coop.shuffle mode {mode!r} takes "
-            + ("a scalar (one item per thread); payloads use 'up' or 'down'" if scalar
-               else "a payload (coop.ThreadData or a local array); scalars use 'offset' or "
-                    "'rotate'"))
-    operands = []
-    if scalar:
-        value = builder.load_var(value_var)
-        element = value.type
-        operands.append(value)
-    else:
-        value = _payload_operand(builder, value_var, "coop.shuffle's value", where)
-        element = ir.MemRefType(value.type).element_type
-        output = _fresh_payload(builder, value)
-        operands += [value, output]
-    has_distance = _given(builder, options, "distance")
-    if has_distance:
-        distance_type = builder.get_numba_type(options["distance"].name)
-        if not isinstance(distance_type, types.Integer):
-            raise CoopCompileError(f"{where}: coop.shuffle's distance must be an integer; got "
-                                   f"{distance_type}")
-        if not scalar:
-            if not (isinstance(distance_type, types.IntegerLiteral)
-                    and distance_type.literal_value == 1):
-                raise CoopCompileError(f"{where}: coop.shuffle mode {mode!r} moves items by "
-                                       "exactly one position: distance must be 1")
-            has_distance = False
-        else:
-            operands.append(builder.mlir_convert(builder.load_var(options["distance"]),
-                                                 ir.IntegerType.get_signless(64)))
-    has_fill = _given(builder, options, "fill")
-    if has_fill:
-        operands.append(builder.mlir_convert(builder.load_var(options["fill"]), element))
-    storage, storage_key = _storage(builder, options, where)
-    site = Site(op="shuffle", group=builder.get_numba_type(group_var.name), algorithm="",
-                memory_type="", payload_type=str(value.type), element_type=str(element),
-                block_dims=_block_dims(builder, where), has_offset=False, has_valid=False,
-                has_oob=False, storage=storage, filename=filename, line=line, col=col,
-                mode=mode, has_distance=has_distance, has_fill=has_fill)
-    call = _call_site(builder, site, operands, storage_key, results=[element] if scalar else [])
-    if scalar:
-        builder.store_var(target, call.results[0])
-    else:
-        _store_result(builder, target, builder.get_numba_type(target.name), output)
 
 
 def _unit_stride(memory):
@@ -318,11 +345,5 @@ def _static_payload(payload):
     return payload
 
 
-@lowering_registry.lower(_markers.load, types.VarArg(types.Any))
-def _lower_load(builder, target, args, kwargs):
-    _lower_tile(builder, target, args, kwargs, "load")
-
-
-@lowering_registry.lower(_markers.store, types.VarArg(types.Any))
-def _lower_store(builder, target, args, kwargs):
-    _lower_tile(builder, target, args, kwargs, "store")
+for _marker, _operation in OPERATIONS.items():
+    lowering_registry.lower(_marker, types.VarArg(types.Any))(_lowering(_operation))

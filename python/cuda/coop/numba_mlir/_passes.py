@@ -7,16 +7,15 @@ from __future__ import annotations
 import functools
 
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir.lowering_utilities import link
 
 from .. import _compiler
 from ._errors import CoopCompileError
+from ._numba import link_target
 
 SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
 # A site placed by the kernel plan carries its scratch offsets already.
 PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
 CHECK_PIPELINE = "coop-plan-scratch"
-PLAN_PIPELINE = "coop-plan-scratch,coop-insert-barriers"
 
 
 def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
@@ -25,9 +24,14 @@ def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
     try:
         return _run_pipeline(text, filename, pipeline)
     except _compiler.PipelineError as error:
-        messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
-                             if severity == "error")
-        raise CoopCompileError(messages or str(error)) from None
+        raise_diagnostics(error)
+
+
+def raise_diagnostics(error: Exception):
+    """A CoopCompileError with the errors of a failed `_compiler` call."""
+    messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics
+                         if severity == "error")
+    raise CoopCompileError(messages or str(error)) from None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -47,7 +51,7 @@ def link_into(module, text: str) -> None:
     """Moves a lowered function and the globals it uses into Numba's
     gpu.module, skipping symbols it already has (sites recur)."""
     parsed = ir.Module.parse(text)
-    target = link._find_link_target(module.operation)
+    target = link_target(module)
     existing = symbol_names(target)
     for op in list(parsed.body.operations):
         attributes = op.operation.attributes

@@ -21,15 +21,25 @@ from __future__ import annotations
 from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir.errors import ForceLiteralArg, TypingError
 from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
-from numba_cuda_mlir.numba_cuda.core import ir as nir
 
 from .. import _groups, _markers
+from ._numba import definitions, from_dtype, nir, rebuild_definitions
+from ._operations import OPERATIONS
 
 COOP_FUNCTIONS = {
     _groups.this_thread, _groups.this_warp, _groups.this_block, _groups.this_cluster,
-    _groups.this_grid, _markers.ThreadData, _markers.TempStorage, _markers.load,
-    _markers.store, _markers.exchange, _markers.shuffle,
+    _groups.this_grid, _markers.ThreadData, _markers.TempStorage, *OPERATIONS,
 }
+# Operations whose payload can take its dtype from their device array:
+# marker -> (the array's position, the payload's position) in the call.
+_DTYPE_SOURCES = {
+    marker: (op.positional.index(op.memory_role), op.positional.index(
+        "payload" if "payload" in op.positional else "value"))
+    for marker, op in OPERATIONS.items() if op.memory_role is not None
+}
+
+# The least alignment of a Numba-CUDA-MLIR local array (a pointer's).
+_POINTER_ALIGNMENT = 8
 
 
 def _resolve(func_ir, var):
@@ -49,7 +59,6 @@ def _resolve(func_ir, var):
 def _scalar_type(value):
     """The Numba scalar type a Numba or NumPy type object names, or None."""
     import numpy
-    from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype
 
     if isinstance(value, types.Number):
         return value
@@ -60,22 +69,16 @@ def _scalar_type(value):
     return None
 
 
-def _rebuild_definitions(func_ir):
-    from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
-
-    return build_definitions(func_ir.blocks)
-
-
 def _root(func_ir, var):
     """The variable `var` copies, through plain assignments (inlined helpers
     bind their parameters that way)."""
     seen = set()
     while var.name not in seen:
         seen.add(var.name)
-        definitions = func_ir._definitions.get(var.name, [])
-        if len(definitions) != 1 or not isinstance(definitions[0], nir.Var):
+        found = definitions(func_ir, var.name)
+        if len(found) != 1 or not isinstance(found[0], nir.Var):
             return var
-        var = definitions[0]
+        var = found[0]
     return var
 
 
@@ -111,14 +114,14 @@ class CoopPlanner(WholeFunctionPlanner):
         require_launch_config(self.state)
         # Inlining device helpers binds their parameters with new assignments
         # that the recorded definitions may not list yet.
-        func_ir._definitions = _rebuild_definitions(func_ir)
+        rebuild_definitions(func_ir)
         changed = self._literal_counts(func_ir, calls)
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
                 changed |= self._thread_data(func_ir, block, index, stmt, calls)
                 # A payload already rewritten is a local array with a known
                 # dtype, so its elements are typed values for the next ones.
-                func_ir._definitions = _rebuild_definitions(func_ir)
+                rebuild_definitions(func_ir)
         return changed
 
     def _literal_counts(self, func_ir, calls) -> bool:
@@ -152,7 +155,7 @@ class CoopPlanner(WholeFunctionPlanner):
         if need:
             raise ForceLiteralArg(need)
         if changed:
-            func_ir._definitions = _rebuild_definitions(func_ir)
+            rebuild_definitions(func_ir)
         return changed
 
     def _count(self, func_ir, var, loc):
@@ -163,6 +166,29 @@ class CoopPlanner(WholeFunctionPlanner):
             return definition.value
         raise TypingError("ThreadData's items_per_thread must be a compile-time constant: "
                           "pass a literal or the kernel's items_per_thread argument", loc=loc)
+
+    def _alignment(self, func_ir, var, loc):
+        """ThreadData's alignment= as the local array's: None, or a
+        compile-time positive power of two. Numba-CUDA-MLIR's local arrays
+        are at least pointer-aligned (8 bytes), which meets a smaller
+        request."""
+        if var is None or _is_none(func_ir, var):
+            return None
+        try:
+            definition = func_ir.get_definition(var)
+        except Exception:
+            definition = None
+        value = definition.value if isinstance(definition, (nir.Const, nir.Global, nir.FreeVar)) \
+            else None
+        if isinstance(value, bool) or not isinstance(value, int):
+            got = f"got {value!r}" if definition is not None and value is not None \
+                else "got a value known only at run time"
+            raise TypingError("ThreadData's alignment must be a positive power of two given as "
+                              f"a compile-time integer, such as alignment=16; {got}", loc=loc)
+        if value <= 0 or value & (value - 1):
+            raise TypingError(f"ThreadData's alignment must be a positive power of two; got "
+                              f"{value}", loc=loc)
+        return max(value, _POINTER_ALIGNMENT)
 
     def _dtype(self, func_ir, stmt, calls):
         """The payload's element type: (the dtype= variable, None) when it is
@@ -181,13 +207,16 @@ class CoopPlanner(WholeFunctionPlanner):
                 self._check_typed_values(typed, declared, "from its dtype=")
             return explicit, None
         for _, _, other, target in calls:
-            if target in (_markers.load, _markers.store) and len(other.value.args) >= 3 \
-                    and _root(func_ir, other.value.args[2]).name == items:
-                dtype = self._array_dtype(func_ir, other.value.args[1])
+            if target not in _DTYPE_SOURCES:
+                continue
+            array, payload = _DTYPE_SOURCES[target]
+            args = other.value.args
+            if len(args) > max(array, payload) and _root(func_ir, args[payload]).name == items:
+                dtype = self._array_dtype(func_ir, args[array])
                 if dtype is not None:
-                    what = "load" if target is _markers.load else "store"
                     self._check_typed_values(
-                        typed, dtype, f"the element type of its coop.{what}'s array")
+                        typed, dtype,
+                        f"the element type of its coop.{OPERATIONS[target].name}'s array")
                     return None, dtype
         if typed:
             found = {scalar for scalar, _ in typed}
@@ -297,7 +326,12 @@ class CoopPlanner(WholeFunctionPlanner):
         if dtype_var is None:
             dtype_var = scope.redefine("$coop_dtype", loc)
             new.append(nir.Assign(nir.Global("dtype", dtype, loc), dtype_var, loc))
-        call_kws = [("alignment", kws["alignment"])] if "alignment" in kws else []
+        alignment = self._alignment(func_ir, kws.get("alignment"), call.loc)
+        call_kws = []
+        if alignment is not None:
+            alignment_const = scope.redefine("$coop_alignment", loc)
+            new.append(nir.Assign(nir.Const(alignment, loc), alignment_const, loc))
+            call_kws = [("alignment", alignment_const)]
         stmt.value = nir.Expr.call(local_array, [count_const, dtype_var], call_kws, loc)
         block.body[index:index] = new
         # items.items_per_thread is the constant count, also through an alias

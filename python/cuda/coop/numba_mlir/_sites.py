@@ -1,5 +1,4 @@
-"""A cuda.coop call site of a Numba kernel (load, store, exchange, shuffle),
-as coop dialect text.
+"""A cuda.coop call site of a Numba kernel, as coop dialect text.
 
 The same description writes two things: the site's own function (lowered by
 our passes and linked into Numba's module) and the site's op in the kernel's
@@ -12,122 +11,62 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
+from ._operations import BY_NAME, Operation
 from ._types import GroupType
-
-SCRATCH_ALGORITHMS = ("transpose", "warp_transpose", "warp_transpose_timesliced")
 
 
 @dataclasses.dataclass(frozen=True)
 class Site:
-    op: str                  # "load", "store", "exchange" or "shuffle"
+    op: str                  # the operation's name in the table
     group: GroupType
-    algorithm: str
-    memory_type: str         # the array's memref type
-    payload_type: str        # the payload's static memref type
+    operands: tuple[tuple[str, str], ...]    # (role, type) of each value the call passes
+    attributes: tuple[tuple[str, object], ...]  # compile-time options given
     element_type: str
     block_dims: tuple[int, int, int]
-    has_offset: bool
-    has_valid: bool
-    has_oob: bool
     storage: str | None      # the coop.temp_storage attributes, None when implicit
     filename: str
     line: int
     col: int
-    # exchange and shuffle
-    mode: str = ""
-    ranks_type: str | None = None    # exchange: the ranks payload's memref type
-    flags_type: str | None = None    # exchange: the valid_flags payload's memref type
-    time_slicing: bool = False
-    has_distance: bool = False       # shuffle
-    has_fill: bool = False           # shuffle
+    result_type: str | None = None   # a scalar result's type
+
+    @property
+    def operation(self) -> Operation:
+        return BY_NAME[self.op]
+
+    def attribute(self, name: str):
+        """A compile-time option's value, or its default."""
+        return dict(self.attributes).get(name, self.operation.option(name).default)
+
+    def type_of(self, role: str) -> str:
+        return dict(self.operands)[role]
 
     @property
     def uses_scratch(self) -> bool:
-        return self.op in ("exchange", "shuffle") or self.algorithm in SCRATCH_ALGORITHMS
-
-    @property
-    def scalar_result(self) -> bool:
-        """A shuffle of scalars returns the moved value."""
-        return self.op == "shuffle" and self.mode in ("offset", "rotate")
+        return self.operation.uses_scratch(self)
 
     @property
     def value_types(self) -> list[str]:
-        """Types of the values a call passes, in order. load/store: memory,
-        payload, offset, valid_items, oob_default; exchange: input, output,
-        ranks, valid_flags; shuffle: input, output (payloads), distance,
-        fill (the ones given)."""
-        if self.op == "exchange":
-            return [self.payload_type, self.payload_type] + [
-                t for t in (self.ranks_type, self.flags_type) if t is not None]
-        if self.op == "shuffle":
-            types = [self.payload_type] + ([] if self.scalar_result else [self.payload_type])
-            types += ["i64"] * self.has_distance
-            return types + [self.element_type] * self.has_fill
-        types = [self.memory_type, self.payload_type]
-        types += ["i64"] * (self.has_offset + self.has_valid)
-        if self.has_oob:
-            types.append(self.element_type)
-        return types
+        """Types of the values the call passes, in order (index operands as
+        the i64 Numba passes)."""
+        return [t for _, t in self.operands]
 
     @property
-    def index_positions(self) -> range:
-        """Positions in `value_types` of the i64 values the op takes as index."""
-        if self.op == "shuffle":
-            first = 1 if self.scalar_result else 2
-            return range(first, first + self.has_distance)
-        if self.op == "exchange":
-            return range(0)
-        return range(2, 2 + self.has_offset + self.has_valid)
+    def index_positions(self) -> list[int]:
+        """Positions in `value_types` of the values the op takes as index."""
+        roles = self.operation.index_roles
+        return [i for i, (role, _) in enumerate(self.operands) if role in roles]
 
     def op_lines(self, p: str, operands: list[str], storage: str | None,
                  attributes: str = "") -> list[str]:
-        """The group ops and the load/store, SSA names prefixed by `p`;
-        `operands` are the values of `value_types` as index values where
-        they are offsets or counts, `storage` the descriptor's value,
+        """The group ops and the site's op, SSA names prefixed by `p`;
+        `operands` are the values of `value_types` (as index values where
+        they are offsets or counts), `storage` the descriptor's value,
         `attributes` an attribute dictionary for the op."""
         lines = _group_ops(self.group, p)
         loc = f'loc("{self.filename}":{self.line}:{self.col})'
-        group = self.group.mlir
-        storage_text = f" temp_storage = {storage}" if storage else ""
-        if self.op == "exchange":
-            source, output, *rest = operands
-            ranks = f" ranks = {rest.pop(0)} : {self.ranks_type}" if self.ranks_type else ""
-            flags = f" valid_flags = {rest.pop(0)} : {self.flags_type}" if self.flags_type else ""
-            sliced = " warp_time_slicing" if self.time_slicing else ""
-            lines.append(f"coop.exchange %{p}g, {source} into {output} mode = {self.mode}"
-                         f"{ranks}{flags}{sliced}{storage_text} {attributes} : {group}, "
-                         f"{self.payload_type}, {self.payload_type} {loc}")
-            return lines
-        if self.op == "shuffle":
-            source, *rest = operands
-            into = "" if self.scalar_result else f" into {rest.pop(0)}"
-            distance = f" distance = {rest.pop(0)}" if self.has_distance else ""
-            fill = f" fill = {rest.pop(0)} : {self.element_type}" if self.has_fill else ""
-            types = f"{group}, {self.payload_type}"
-            types += f" -> {self.element_type}" if self.scalar_result \
-                else f", {self.payload_type}"
-            result = f"%{p}r = " if self.scalar_result else ""
-            lines.append(f"{result}coop.shuffle %{p}g, {source}{into} mode = {self.mode}"
-                         f"{distance}{fill}{storage_text} {attributes} : {types} {loc}")
-            return lines
-        memory, payload, *rest = operands
-        offset = rest.pop(0) if self.has_offset else None
-        valid = rest.pop(0) if self.has_valid else None
-        oob = rest.pop(0) if self.has_oob else None
-        text = f"[{offset}]" if offset else ""
-        alg = "" if self.algorithm == "direct" else f" algorithm = {self.algorithm}"
-        guard = f" valid_items = {valid}" if valid else ""
-        if self.op == "load":
-            oob_text = f" oob_default = {oob} : {self.element_type}" if oob else ""
-            lines.append(f"coop.load %{p}g, {memory}{text} into {payload}{alg}{guard}{oob_text}"
-                         f"{storage_text} {attributes} : {group}, {self.memory_type}, "
-                         f"{self.payload_type} "
-                         f"{loc}")
-        else:
-            lines.append(f"coop.store %{p}g, {payload} into {memory}{text}{alg}{guard}"
-                         f"{storage_text} {attributes} : {group}, {self.payload_type}, "
-                         f"{self.memory_type} "
-                         f"{loc}")
+        names = {role: name for (role, _), name in zip(self.operands, operands)}
+        names["result"] = f"%{p}r"
+        lines.append(self.operation.assembly(self, names, f"%{p}g", storage, attributes, loc))
         return lines
 
     def function(self, placement: Placement | None = None) -> tuple[str, str]:
@@ -149,7 +88,8 @@ class Site:
         if placement is not None:
             attributes = f"{{coop.scratch_offset = {placement.offset} : i64}}"
             function_attributes += [f"coop.scratch_size = {placement.size} : i64",
-                                    f"coop.scratch_alignment = {placement.alignment} : i64"]
+                                    f"coop.scratch_alignment = {placement.alignment} : i64",
+                                    f'coop.scratch_symbol = "{placement.buffer}"']
             if placement.dynamic:
                 function_attributes.append("coop.dynamic_shared_memory")
         body += self.op_lines("", operands, "%ts" if self.storage is not None else None,
@@ -159,8 +99,8 @@ class Site:
         key = f"{signature}{text}{self.block_dims}{placement}"
         name = f"__coop_{self.op}_{hashlib.sha1(key.encode()).hexdigest()[:16]}"
         results, returned = "", "return"
-        if self.scalar_result:
-            results, returned = f" -> {self.element_type}", f"return %r : {self.element_type}"
+        if self.result_type:
+            results, returned = f" -> {self.result_type}", f"return %r : {self.result_type}"
         return name, (f"func.func private @{name}({signature}){results} attributes "
                       f"{{{', '.join(function_attributes)}}} {{\n"
                       f"    {text}\n    {returned}\n}}\n")
@@ -170,7 +110,7 @@ class Site:
         `name`, for the call to name until the kernel plan places the site
         and supplies the real function."""
         name = name.replace("__coop_", "__coop_unplanned_", 1)
-        results = f" -> {self.element_type}" if self.scalar_result else ""
+        results = f" -> {self.result_type}" if self.result_type else ""
         return name, f"func.func private @{name}({', '.join(self.value_types)}){results}\n"
 
 

@@ -16,6 +16,7 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 )
 
 from .. import _groups, _markers
+from ._operations import OPERATIONS
 from ._types import GroupType, TempStorageType
 
 _SHARINGS = ("shared", "exclusive")
@@ -105,91 +106,57 @@ class TempStorageTemplate(AbstractTemplate):
 _register_global(_markers.TempStorage, TempStorageTemplate)
 
 
-def _payload_ok(value):
-    return isinstance(value, types.Array) or isinstance(value, (types.Integer, types.Float))
+_ROLE_TEXT = {"group": "the group", "source": "the array", "destination": "the array",
+              "payload": "the payload", "value": "the value"}
 
 
-_LOAD_OPTIONS = ("algorithm", "valid_items", "oob_default", "offset", "temp_storage")
-_STORE_OPTIONS = ("algorithm", "valid_items", "offset", "temp_storage")
-
-
-def _tile_template(fn, options, payload_ok):
-    name = fn.__name__
-
-    class Template(AbstractTemplate):
-        key = fn
-
-        def generic(self, args, kws):
-            if len(args) != 3:
-                raise TypingError(f"coop.{name} takes the group, the array and the payload "
-                                  f"positionally; got {len(args)} positional arguments")
-            unknown = sorted(set(kws) - set(options))
-            if unknown:
-                raise TypingError(f"coop.{name} got unexpected keyword arguments "
-                                  f"{', '.join(unknown)}; it accepts {', '.join(options)}")
-            group, memory, payload = args
-            if not isinstance(group, GroupType):
-                raise TypingError(f"coop.{name}'s first argument must be a thread group such "
-                                  f"as coop.this_block(); got {group}")
-            if not isinstance(memory, types.Array):
-                raise TypingError(f"coop.{name}'s second argument must be a device array; "
-                                  f"got {memory}")
-            if not payload_ok(payload):
-                raise TypingError(f"coop.{name}'s payload must be a coop.ThreadData or a "
-                                  f"local array{' (or a scalar)' if name == 'store' else ''}; "
-                                  f"got {payload}")
-            return signature(types.none, *args, *kws.values())
-
-    return Template
-
-
-LoadTemplate = _tile_template(_markers.load, _LOAD_OPTIONS,
-                              lambda p: isinstance(p, types.Array))
-StoreTemplate = _tile_template(_markers.store, _STORE_OPTIONS, _payload_ok)
-_register_global(_markers.load, LoadTemplate)
-_register_global(_markers.store, StoreTemplate)
-
-
-# Collectives that return a fresh value: the options each accepts, and
-# whether a scalar value is allowed (one item per thread).
-_COLLECTIVES = {
-    _markers.exchange: (("mode", "ranks", "valid_flags", "warp_time_slicing", "temp_storage"),
-                        False),
-    _markers.shuffle: (("mode", "distance", "fill", "temp_storage"), True),
-}
-
-
-def _collective_template(fn, options, scalar_ok):
-    name = fn.__name__
+def _operation_template(operation):
+    """The typing of one operation of the table: the shapes of its
+    arguments and its result."""
+    name = operation.name
+    roles = [_ROLE_TEXT[role] for role in operation.positional]
+    takes = ", ".join(roles[:-1]) + " and " + roles[-1]
+    scalar_text = " (or a scalar)" if operation.scalar_value else ""
 
     class Template(AbstractTemplate):
-        key = fn
+        key = operation.marker
 
         def generic(self, args, kws):
-            if len(args) != 2:
-                raise TypingError(f"coop.{name} takes the group and the value positionally; "
-                                  f"got {len(args)} positional arguments")
-            unknown = sorted(set(kws) - set(options))
+            if len(args) != len(operation.positional):
+                raise TypingError(f"coop.{name} takes {takes} positionally; got {len(args)} "
+                                  "positional arguments")
+            unknown = sorted(set(kws) - set(operation.option_names))
             if unknown:
                 raise TypingError(f"coop.{name} got unexpected keyword arguments "
-                                  f"{', '.join(unknown)}; it accepts {', '.join(options)}")
-            group, value = args
-            if not isinstance(group, GroupType):
+                                  f"{', '.join(unknown)}; it accepts "
+                                  f"{', '.join(operation.option_names)}")
+            given = dict(zip(operation.positional, args))
+            if not isinstance(given["group"], GroupType):
                 raise TypingError(f"coop.{name}'s first argument must be a thread group such "
-                                  f"as coop.this_block(); got {group}")
-            payload = isinstance(value, types.Array) and value.ndim == 1
-            scalar = isinstance(value, (types.Integer, types.Float))
-            if not (payload or (scalar_ok and scalar)):
-                raise TypingError(f"coop.{name}'s value must be a coop.ThreadData or a local "
-                                  f"array{' (or a scalar)' if scalar_ok else ''}; got {value}")
-            result = value.copy(layout="C", readonly=False) if payload else value
+                                  f"as coop.this_block(); got {given['group']}")
+            for role, arg in given.items():
+                if role in ("source", "destination") and not isinstance(arg, types.Array):
+                    raise TypingError(f"coop.{name}'s {role} must be a device array; got {arg}")
+                payload = isinstance(arg, types.Array) and arg.ndim == 1
+                scalar = isinstance(arg, (types.Integer, types.Float)) \
+                    and not isinstance(arg, types.Boolean)
+                if role == "payload" and not payload or role == "value" and not (
+                        payload or operation.scalar_value and scalar):
+                    raise TypingError(f"coop.{name}'s {role} must be a coop.ThreadData or a "
+                                      f"local array{scalar_text if role == 'value' else ''}; "
+                                      f"got {arg}")
+            result = types.none
+            if operation.result == "fresh":
+                value = given["value"]
+                result = value.copy(layout="C", readonly=False) \
+                    if isinstance(value, types.Array) else value
             return signature(result, *args, *kws.values())
 
     return Template
 
 
-for _fn, (_options, _scalar_ok) in _COLLECTIVES.items():
-    _register_global(_fn, _collective_template(_fn, _options, _scalar_ok))
+for _operation in OPERATIONS.values():
+    _register_global(_operation.marker, _operation_template(_operation))
 
 
 class ThreadDataTemplate(AbstractTemplate):

@@ -39,6 +39,13 @@ inline constexpr llvm::StringLiteral kScratchArgumentAttr = "coop.scratch";
 /// Marks the op that makes a function's scratch buffer during the lowering,
 /// so later ops of the function find it; removed when the lowering ends.
 inline constexpr llvm::StringLiteral kScratchBufferAttr = "coop.scratch_buffer";
+/// Names the workgroup global a function's scratch lives in (a string), so a
+/// host compiler that plans a whole kernel points every site function at the
+/// kernel's one buffer. Without it the global is named after the function.
+inline constexpr llvm::StringLiteral kScratchSymbolAttr = "coop.scratch_symbol";
+/// Numbers a host compiler's call sites in a kernel skeleton, so the kernel
+/// plan can report each site's slice and barriers.
+inline constexpr llvm::StringLiteral kSiteAttr = "coop.site";
 
 /// A collective's tile in a block of known size.
 struct TileGeometry {

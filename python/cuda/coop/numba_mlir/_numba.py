@@ -1,0 +1,59 @@
+"""Every private piece of Numba-CUDA-MLIR the backend relies on, in one place.
+
+The public extension API (`numba_cuda_mlir.extending`, `types`, `errors`,
+the lowering builder, the MLIR bindings under `numba_cuda_mlir._mlir`) is
+used where it is needed; what is not public is reached only through this
+module, so a new Numba-CUDA-MLIR version is checked here
+(../shared/numba-facts.md has what each piece is and why we need it).
+"""
+
+from __future__ import annotations
+
+from numba_cuda_mlir._whole_function_planners import (  # noqa: F401 -- re-exported
+    _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY as REQUIRED_DYNAMIC_SHARED_MEMORY_KEY,
+)
+from numba_cuda_mlir.lowering_utilities import context as _context
+from numba_cuda_mlir.lowering_utilities import link as _link
+from numba_cuda_mlir.numba_cuda.core import ir as nir  # noqa: F401 -- re-exported
+from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
+from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype  # noqa: F401
+
+
+def link_target(module):
+    """The gpu.module body that Numba links device code into."""
+    return _link._find_link_target(module.operation)
+
+
+def mlir_context():
+    """Numba's MLIR context, as a context manager."""
+    return _context.get_context()
+
+
+def rebuild_definitions(func_ir) -> None:
+    """Recomputes the variable definitions of Numba IR after a rewrite
+    (inlined helpers bind parameters with assignments the recorded
+    definitions may not list yet)."""
+    func_ir._definitions = build_definitions(func_ir.blocks)
+
+
+def definitions(func_ir, name: str) -> list:
+    """The recorded definitions of the variable `name`."""
+    return func_ir._definitions.get(name, [])
+
+
+def wrap_optimize(before) -> None:
+    """Runs `before(cres)` ahead of Numba's MLIR optimization of each
+    compile: numba_cuda_mlir.mlir_optimization.optimize is looked up at each
+    call, so replacing it is the splice point (numba-facts.md). Idempotent."""
+    import numba_cuda_mlir.mlir_optimization as optimization
+
+    original = optimization.optimize
+    if getattr(original, "_coop_wrapped", False):
+        return
+
+    def optimize(cres, *args, **kwargs):
+        before(cres)
+        return original(cres, *args, **kwargs)
+
+    optimize._coop_wrapped = True
+    optimization.optimize = optimize
