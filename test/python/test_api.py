@@ -81,6 +81,39 @@ def test_markers_outside_kernels_name_the_fix(marker, args):
         marker(*args)
 
 
+def test_payload_protocol_is_generic():
+    import typing
+
+    for item in (int, float, "numpy.int32"):
+        alias = coop.ThreadDataLike[item]
+        assert typing.get_origin(alias) is coop.ThreadDataLike
+        assert len(typing.get_args(alias)) == 1
+
+    class Payload:
+        items_per_thread = 4
+
+        def __getitem__(self, index):
+            return 0
+
+        def __setitem__(self, index, value):
+            pass
+
+    # Still a runtime-checkable protocol.
+    assert isinstance(Payload(), coop.ThreadDataLike)
+    assert not isinstance([0, 0, 0, 0], coop.ThreadDataLike)
+
+
+def test_temp_storage_protocol_is_the_four_facts():
+    class Descriptor:
+        size_in_bytes = None
+        alignment = 16
+        auto_sync = False
+        sharing = "shared"
+
+    assert isinstance(Descriptor(), coop.TempStorageLike)
+    assert not isinstance(object(), coop.TempStorageLike)
+
+
 def test_register_rejects_unknown_backends():
     with pytest.raises(ValueError, match="unsupported cuda.coop backend 'cutlass'"):
         coop.register("cutlass")

@@ -1,5 +1,5 @@
 # The typing contract of cuda.coop (authoritative for overloads and results).
-from typing import Any, Generic, Literal, Protocol, TypeVar, overload
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 _T = TypeVar("_T")
 _CommonNumericT = TypeVar("_CommonNumericT", int, float)
@@ -37,9 +37,14 @@ class ThreadHierarchy:
 Hierarchy = ThreadHierarchy
 
 class GroupByMapping:
-    count: int
-    exhaustive: bool
-    unit: Literal["thread", "warp"]
+    # A frozen dataclass at runtime: GroupByMapping(count, exhaustive, unit).
+    def __init__(self, count: int, exhaustive: bool, unit: Literal["thread", "warp"]) -> None: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def exhaustive(self) -> bool: ...
+    @property
+    def unit(self) -> Literal["thread", "warp"]: ...
 
 class ThreadGroup:
     kind: GroupKind
@@ -56,18 +61,23 @@ class ThreadGroup:
 BlockGroup = ThreadGroup
 WarpGroup = ThreadGroup
 
-class ThreadDataLike(Protocol, Generic[_T]):
-    items_per_thread: int
+class ThreadDataLike(Protocol[_T]):
+    @property
+    def items_per_thread(self) -> int: ...
     def __getitem__(self, index: int) -> _T: ...
     def __setitem__(self, index: int, value: _T) -> None: ...
 
 CommonThreadDataLike = ThreadDataLike
 
 class TempStorageLike(Protocol):
-    size_in_bytes: int | None
-    alignment: int | None
-    auto_sync: bool
-    sharing: Literal["shared", "exclusive"]
+    @property
+    def size_in_bytes(self) -> int | None: ...
+    @property
+    def alignment(self) -> int | None: ...
+    @property
+    def auto_sync(self) -> bool: ...
+    @property
+    def sharing(self) -> Literal["shared", "exclusive"]: ...
 
 def register(backend: Literal["numba-cuda-mlir", "numba_cuda_mlir"]) -> None: ...
 def this_thread() -> ThreadGroup: ...

@@ -6,7 +6,9 @@ kernels. Called in plain Python they raise, naming the fix.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+_T = TypeVar("_T")
 
 
 class CompilerMarkerError(RuntimeError):
@@ -21,28 +23,40 @@ def _outside_kernel(name: str):
 
 
 @runtime_checkable
-class ThreadDataLike(Protocol):
-    """Mutable fixed-size per-thread payload understood by supported backends."""
+class ThreadDataLike(Protocol[_T]):
+    """Mutable fixed-size per-thread payload understood by supported backends.
 
-    items_per_thread: int
+    Generic in the item type: ``ThreadDataLike[numpy.int32]``,
+    ``ThreadDataLike[int]``.
+    """
 
-    def __getitem__(self, index: int) -> Any: ...
+    @property
+    def items_per_thread(self) -> int: ...
 
-    def __setitem__(self, index: int, value: Any) -> None: ...
+    def __getitem__(self, index: int) -> _T: ...
+
+    def __setitem__(self, index: int, value: _T) -> None: ...
 
 
 @runtime_checkable
 class TempStorageLike(Protocol):
     """Explicit scratch descriptor understood by supported backends."""
 
-    size_in_bytes: int | None
-    alignment: int | None
-    auto_sync: bool
-    sharing: str
+    @property
+    def size_in_bytes(self) -> int | None: ...
+
+    @property
+    def alignment(self) -> int | None: ...
+
+    @property
+    def auto_sync(self) -> bool: ...
+
+    @property
+    def sharing(self) -> str: ...
 
 
 def ThreadData(items_per_thread: int, dtype: object | None = None, *,
-               alignment: int | None = None) -> ThreadDataLike:
+               alignment: int | None = None) -> ThreadDataLike[Any]:
     """A fixed-size payload of ``items_per_thread`` items owned by the calling
     thread (uninitialized). The dtype is usually inferred from the operation
     that fills it."""
@@ -68,7 +82,7 @@ def store(group, destination, value, /, *, algorithm="direct", valid_items=None,
 
 
 def exchange(group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None,
-             warp_time_slicing=False, temp_storage=None) -> ThreadDataLike:
+             warp_time_slicing=False, temp_storage=None) -> ThreadDataLike[Any]:
     """Rearrange the group's tile between layouts (CUB's BlockExchange /
     WarpExchange); returns a fresh payload."""
     _outside_kernel("exchange")

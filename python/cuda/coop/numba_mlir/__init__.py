@@ -2,7 +2,9 @@
 
 Importing this module registers the backend. It offers the common API under
 the same names, plus Numba-specific extras: fixed-size local arrays as
-payloads, and Numba's ``local`` and ``shared`` memory namespaces::
+payloads, ``TempStorage`` as a class whose instances expose their
+``size_in_bytes``, ``alignment``, ``auto_sync`` and ``sharing`` (also inside
+kernels), and Numba's ``local`` and ``shared`` memory namespaces::
 
     import cuda.coop.numba_mlir as coop
 """
@@ -18,7 +20,6 @@ from numba_cuda_mlir import cuda as _cuda  # noqa: E402
 from .. import (  # noqa: F401 -- the common API, under this namespace too
     GroupByMapping,
     Hierarchy,
-    TempStorage,
     TempStorageLike,
     ThreadData,
     ThreadDataLike,
@@ -35,6 +36,8 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     this_thread,
     this_warp,
 )
+
+from ._temp_storage import TempStorage  # noqa: E402 -- a class here: its facts are attributes
 
 local = _cuda.local
 shared = _cuda.shared
@@ -55,7 +58,12 @@ def _activate() -> None:
         return
     from numba_cuda_mlir.extending import refresh_registries, register_planner
 
-    from . import _kernel_plan, _lowering, _typing  # noqa: F401 -- registrations on import
+    from . import (  # noqa: F401 -- registrations on import
+        _kernel_plan,
+        _lowering,
+        _storage_attributes,
+        _typing,
+    )
     from ._planner import CoopPlanner
 
     register_planner(CoopPlanner)

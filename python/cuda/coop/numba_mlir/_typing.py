@@ -8,6 +8,7 @@ misuse gets the dialect's message naming the rule.
 from numba_cuda_mlir import types
 from numba_cuda_mlir.errors import TypingError
 from numba_cuda_mlir.extending import typing_registry
+from numba_cuda_mlir.numba_cuda.types import literal
 from numba_cuda_mlir.numba_cuda.typing.templates import (
     AbstractTemplate,
     AttributeTemplate,
@@ -17,9 +18,10 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 
 from .. import _groups, _markers
 from ._operations import OPERATIONS
+from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
+from ._temp_storage import TempStorage as QualifiedTempStorage
+from ._temp_storage import temp_storage_facts
 from ._types import GroupType, TempStorageType
-
-_SHARINGS = ("shared", "exclusive")
 
 
 def _register_global(fn, template):
@@ -74,36 +76,58 @@ class GroupAttributes(AttributeTemplate):
 
 
 class TempStorageTemplate(AbstractTemplate):
+    """`TempStorage(...)` in a kernel, from either namespace: a descriptor
+    whose facts are the call's literals, checked by the rules of
+    `cuda.coop.numba_mlir.TempStorage` itself."""
+
     key = _markers.TempStorage
 
     def generic(self, args, kws):
-        names = ("size_in_bytes", "alignment", "auto_sync", "sharing")
         if len(args) > 1:
             raise TypingError("TempStorage takes size_in_bytes positionally and the rest "
                               "(alignment, auto_sync, sharing) as keywords")
-        unknown = sorted(set(kws) - set(names))
+        unknown = sorted(set(kws) - set(_STORAGE_ATTRIBUTES))
         if unknown:
             raise TypingError(f"TempStorage got unexpected keyword arguments "
-                              f"{', '.join(unknown)}; it accepts {', '.join(names)}")
-        given = dict(zip(names, args), **kws)
-        size = _literal(given.get("size_in_bytes"), "TempStorage's size_in_bytes")
-        align = _literal(given.get("alignment"), "TempStorage's alignment")
-        sync = bool(_literal(given.get("auto_sync"), "TempStorage's auto_sync") or False)
-        share = _literal(given.get("sharing"), "TempStorage's sharing") or "shared"
-        if share not in _SHARINGS:
-            raise TypingError(f"TempStorage's sharing must be 'shared' or 'exclusive'; "
-                              f"got {share!r}")
-        for name, value in (("size_in_bytes", size), ("alignment", align)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value <= 0):
-                raise TypingError(f"TempStorage's {name} must be a positive integer; "
-                                  f"got {value!r}")
-        if align is not None and align & (align - 1):
-            raise TypingError(f"TempStorage's alignment must be a power of two; got {align}")
-        return signature(TempStorageType(size, align, sync, share), *args, *kws.values())
+                              f"{', '.join(unknown)}; it accepts "
+                              f"{', '.join(_STORAGE_ATTRIBUTES)}")
+        given = dict(zip(_STORAGE_ATTRIBUTES, args), **kws)
+        values = {name: _literal(given.get(name), f"TempStorage's {name}")
+                  for name in _STORAGE_ATTRIBUTES}
+        if "auto_sync" not in given:
+            values["auto_sync"] = False
+        if "sharing" not in given:
+            values["sharing"] = "shared"
+        try:
+            facts = temp_storage_facts(**values)
+        except (TypeError, ValueError) as error:
+            raise TypingError(str(error)) from None
+        return signature(TempStorageType(*facts), *args, *kws.values())
+
+
+class QualifiedTempStorageTemplate(TempStorageTemplate):
+    """The class `cuda.coop.numba_mlir.TempStorage` called in a kernel."""
+
+    key = QualifiedTempStorage
+
+
+@typing_registry.register_attr
+class TempStorageAttributes(AttributeTemplate):
+    """`scratch.size_in_bytes`, `.alignment`, `.auto_sync`, `.sharing` in a
+    kernel: the descriptor's compile-time facts, as literals (None when the
+    compiler chooses)."""
+
+    key = TempStorageType
+
+    def generic_resolve(self, storage, attr):
+        if attr in _STORAGE_ATTRIBUTES:
+            value = getattr(storage, attr)
+            return types.none if value is None else literal(value)
+        return None
 
 
 _register_global(_markers.TempStorage, TempStorageTemplate)
+_register_global(QualifiedTempStorage, QualifiedTempStorageTemplate)
 
 
 _ROLE_TEXT = {"group": "the group", "source": "the array", "destination": "the array",

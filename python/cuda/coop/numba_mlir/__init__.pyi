@@ -1,0 +1,115 @@
+# The typing contract of cuda.coop.numba_mlir: the common API of cuda.coop,
+# plus Numba-CUDA-MLIR's extensions (fixed-size local arrays as payloads,
+# TempStorage as a class whose facts are attributes, the local and shared
+# memory namespaces).
+from typing import Any, Literal, TypeVar, overload
+
+from numpy.typing import NDArray
+
+from .. import BlockExchangeMode as _BlockExchangeMode
+from .. import BlockGroup as _BlockGroup
+from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
+from .. import GroupByMapping as GroupByMapping
+from .. import Hierarchy as Hierarchy
+from .. import IntegerValue as _IntegerValue
+from .. import TempStorageLike as TempStorageLike
+from .. import ThreadDataLike as ThreadDataLike
+from .. import ThreadGroup as ThreadGroup
+from .. import ThreadHierarchy as ThreadHierarchy
+from .. import ValidItems as _ValidItems
+from .. import WarpExchangeMode as _WarpExchangeMode
+from .. import WarpGroup as _WarpGroup
+from .. import WarpLoadStoreAlgorithm as _WarpLoadStoreAlgorithm
+from .. import register as register
+from .. import this_block as this_block
+from .. import this_cluster as this_cluster
+from .. import this_grid as this_grid
+from .. import this_thread as this_thread
+from .. import this_warp as this_warp
+
+_CommonNumericT = TypeVar("_CommonNumericT", int, float)
+
+class _MemoryNamespace:
+    # numba_cuda_mlir.cuda.local / .shared: arrays of a compile-time shape.
+    def array(self, shape: int | tuple[int, ...], dtype: Any, alignas: int = 8,
+              **kwargs: Any) -> NDArray[Any]: ...
+
+local: _MemoryNamespace
+shared: _MemoryNamespace
+
+def ThreadData(items_per_thread: int, dtype: object | None = None, *,
+               alignment: int | None = None) -> ThreadDataLike[Any]: ...
+
+class TempStorage:
+    def __init__(self, size_in_bytes: int | None = None, *, alignment: int | None = None,
+                 auto_sync: bool | None = False,
+                 sharing: Literal["shared", "exclusive"] = "shared") -> None: ...
+    @property
+    def size_in_bytes(self) -> int | None: ...
+    @property
+    def alignment(self) -> int | None: ...
+    @property
+    def auto_sync(self) -> bool: ...
+    @property
+    def sharing(self) -> Literal["shared", "exclusive"]: ...
+
+@overload
+def load(group: _BlockGroup, source: object,
+         output: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+         algorithm: _BlockLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
+         oob_default: _CommonNumericT | float | None = None,
+         offset: _IntegerValue | None = None,
+         temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def load(group: _WarpGroup, source: object,
+         output: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+         algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
+         oob_default: _CommonNumericT | float | None = None,
+         offset: _IntegerValue | None = None, temp_storage: None = None) -> None: ...
+@overload
+def store(group: _BlockGroup, destination: object,
+          value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+          algorithm: _BlockLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
+          offset: _IntegerValue | None = None,
+          temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def store(group: _WarpGroup, destination: object,
+          value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+          algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
+          offset: _IntegerValue | None = None, temp_storage: None = None) -> None: ...
+
+@overload
+def exchange(group: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+             mode: _BlockExchangeMode = "striped_to_blocked",
+             ranks: ThreadDataLike[int] | NDArray[Any] | None = None,
+             valid_flags: ThreadDataLike[Any] | NDArray[Any] | None = None,
+             warp_time_slicing: bool = False,
+             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exchange(group: _BlockGroup, value: NDArray[Any], /, *,
+             mode: _BlockExchangeMode = "striped_to_blocked",
+             ranks: ThreadDataLike[int] | NDArray[Any] | None = None,
+             valid_flags: ThreadDataLike[Any] | NDArray[Any] | None = None,
+             warp_time_slicing: bool = False,
+             temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def exchange(group: _WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+             mode: _WarpExchangeMode = "striped_to_blocked",
+             ranks: ThreadDataLike[int] | NDArray[Any] | None = None, valid_flags: None = None,
+             warp_time_slicing: Literal[False] = False,
+             temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def shuffle(block: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+            mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
+            fill: _CommonNumericT | None = None,
+            temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def shuffle(block: _BlockGroup, value: NDArray[Any], /, *,
+            mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
+            fill: float | None = None,
+            temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def shuffle(block: _BlockGroup, value: _CommonNumericT, /, *,
+            mode: Literal["offset", "rotate"], distance: _IntegerValue = 1,
+            fill: _CommonNumericT | None = None,
+            temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
