@@ -201,15 +201,21 @@ def test_stub_operations_follow_the_operation_table(stub):
     aliases = _aliases(stub)
     for operation in OPERATIONS.values():
         overloads = functions[operation.name]
+        # Options that may also be passed by position follow the `/`.
+        positional_options = tuple(getattr(operation, "positional_options", ()))
         for overload in overloads:
             assert len(overload.args.posonlyargs) == len(operation.positional), operation.name
-            assert [a.arg for a in overload.args.kwonlyargs] == list(operation.option_names)
+            assert tuple(a.arg for a in overload.args.args) == positional_options, \
+                operation.name
+            assert [a.arg for a in overload.args.kwonlyargs] == [
+                o for o in operation.option_names if o not in positional_options]
         for option in operation.options:
             if option.kind != "choice":
                 continue
             admitted = set()
             for overload in overloads:
-                (argument,) = [a for a in overload.args.kwonlyargs if a.arg == option.name]
+                (argument,) = [a for a in overload.args.args + overload.args.kwonlyargs
+                               if a.arg == option.name]
                 admitted |= _literal_strings(argument.annotation, aliases)
             assert admitted == set(option.choices), (operation.name, option.name)
 
