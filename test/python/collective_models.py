@@ -169,3 +169,203 @@ def shuffle_kernel(mode: str, ipt: int, with_fill: bool):
             moved = coop.shuffle(block, items[0], mode=mode, distance=distance)
             coop.store(block, dst, moved, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     return kernel
+
+
+BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
+REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
+SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
+
+
+def combine(op: str, a, b):
+    """One application of a named operator, wrapping like the GPU's integers."""
+    with np.errstate(over="ignore"):
+        if op == "sum":
+            return a + b
+        if op == "multiplies":
+            return a * b
+        if op == "min":
+            return a if a < b else b
+        if op == "max":
+            return b if a < b else a
+        return {"bit_and": np.bitwise_and, "bit_or": np.bitwise_or,
+                "bit_xor": np.bitwise_xor}[op](a, b)
+
+
+def reduce_model(op, values: np.ndarray, valid: int | None = None):
+    """The reduction of one group's tile ([size, ipt], blocked order) over
+    its first `valid` items, combined in tile order."""
+    flat = values.reshape(-1)[:valid]
+    total = flat[0]
+    for x in flat[1:]:
+        total = combine(op, total, x) if isinstance(op, str) else op(total, x)
+    return total
+
+
+def scan_model(op, values: np.ndarray, inclusive: bool, initial=None):
+    """One group's tile scanned in blocked order (shape of `values`).
+    Exclusive scans without an initial value start at the operator's
+    identity in item 0 only when the caller compares it (it is unspecified
+    for functions)."""
+    flat = values.reshape(-1)
+    out = np.empty_like(flat)
+    running = initial
+    for k, x in enumerate(flat):
+        if not inclusive:
+            out[k] = running if running is not None else x
+        step = x if running is None else (
+            combine(op, running, x) if isinstance(op, str) else op(running, x))
+        running = step
+        if inclusive:
+            out[k] = running
+    return out.reshape(values.shape), running
+
+
+def identity(op: str, dtype):
+    dtype = np.dtype(dtype)
+    if op in ("sum", "bit_or", "bit_xor"):
+        return dtype.type(0)
+    if op == "multiplies":
+        return dtype.type(1)
+    if op == "bit_and":
+        return dtype.type(-1) if dtype.kind == "i" else np.iinfo(dtype).max
+    big = np.inf if dtype.kind == "f" else (np.iinfo(dtype).max if op == "min"
+                                             else np.iinfo(dtype).min)
+    if dtype.kind == "f" and op == "max":
+        big = -np.inf
+    return dtype.type(big)
+
+
+def _combining_group(width):
+    """The group of a combining kernel: the block (None), a logical warp of
+    `width` lanes, or the thread itself (0)."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    if width is None:
+        def group():
+            return coop.this_block()
+    elif width == 0:
+        def group():  # noqa: F811 -- the thread variant
+            return coop.this_thread()
+    else:
+        def group():  # noqa: F811 -- the logical warp variant
+            return coop.this_warp().group_by(width)
+    return cuda.jit(device=True, inline="always")(group)
+
+
+def _linear_tid():
+    from numba_cuda_mlir import cuda
+
+    @cuda.jit(device=True, inline="always")
+    def linear_tid():
+        return cuda.threadIdx.x + cuda.blockDim.x * (
+            cuda.threadIdx.y + cuda.blockDim.y * cuda.threadIdx.z)
+
+    return linear_tid
+
+
+@functools.cache
+def reduce_kernel(ipt: int, width, binary_op, algorithm, broadcast: bool, scalar: bool,
+                  with_valid: bool):
+    """dst[t] gets thread t's result of reducing its group's tile (loaded
+    blocked by the whole block) with `valid` items when `with_valid`."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    group, linear_tid = _combining_group(width), _linear_tid()
+
+    if scalar and with_valid:
+        @cuda.jit
+        def kernel(src, dst, valid):
+            block = coop.this_block()
+            items = coop.ThreadData(1)
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            r = coop.reduce(group(), items[0], binary_op, valid_items=valid, broadcast=broadcast,
+                            algorithm=algorithm)
+            dst[cuda.blockIdx.x * (src.size // cuda.gridDim.x) + linear_tid()] = r
+    elif scalar:
+        @cuda.jit
+        def kernel(src, dst, valid):
+            block = coop.this_block()
+            items = coop.ThreadData(1)
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            r = coop.reduce(group(), items[0], binary_op, broadcast=broadcast, algorithm=algorithm)
+            dst[cuda.blockIdx.x * (src.size // cuda.gridDim.x) + linear_tid()] = r
+    elif with_valid:
+        @cuda.jit
+        def kernel(src, dst, valid):
+            block = coop.this_block()
+            items = coop.ThreadData(ipt)
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            r = coop.reduce(group(), items, binary_op, valid_items=valid, broadcast=broadcast,
+                            algorithm=algorithm)
+            dst[cuda.blockIdx.x * (src.size // cuda.gridDim.x) // ipt + linear_tid()] = r
+    else:
+        @cuda.jit
+        def kernel(src, dst, valid):
+            block = coop.this_block()
+            items = coop.ThreadData(ipt)
+            coop.load(block, src, items, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
+            r = coop.reduce(group(), items, binary_op, broadcast=broadcast, algorithm=algorithm)
+            dst[cuda.blockIdx.x * (src.size // cuda.gridDim.x) // ipt + linear_tid()] = r
+    return kernel
+
+
+@functools.cache
+def scan_kernel(ipt: int, width, mode: str, scan_op, algorithm, scalar: bool,
+                with_initial: bool):
+    """dst gets every thread's scanned items (blocked, like src); agg[t]
+    thread t's aggregate of its group's tile."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    group, linear_tid = _combining_group(width), _linear_tid()
+
+    if scalar and with_initial:
+        @cuda.jit
+        def kernel(src, dst, agg, initial):
+            block = coop.this_block()
+            items = coop.ThreadData(1)
+            base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+            coop.load(block, src, items, offset=base)
+            r, a = coop.scan(group(), items[0], mode=mode, scan_op=scan_op,
+                             initial_value=initial, block_aggregate=True, algorithm=algorithm)
+            dst[base + linear_tid()] = r
+            agg[base + linear_tid()] = a
+    elif scalar:
+        @cuda.jit
+        def kernel(src, dst, agg, initial):
+            block = coop.this_block()
+            items = coop.ThreadData(1)
+            base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+            coop.load(block, src, items, offset=base)
+            r, a = coop.scan(group(), items[0], mode=mode, scan_op=scan_op,
+                             block_aggregate=True, algorithm=algorithm)
+            dst[base + linear_tid()] = r
+            agg[base + linear_tid()] = a
+    elif with_initial:
+        @cuda.jit
+        def kernel(src, dst, agg, initial):
+            block = coop.this_block()
+            items = coop.ThreadData(ipt)
+            base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+            coop.load(block, src, items, offset=base)
+            out, a = coop.scan(group(), items, mode=mode, scan_op=scan_op, initial_value=initial,
+                               block_aggregate=True, algorithm=algorithm)
+            coop.store(block, dst, out, offset=base)
+            agg[base // ipt + linear_tid()] = a
+    else:
+        @cuda.jit
+        def kernel(src, dst, agg, initial):
+            block = coop.this_block()
+            items = coop.ThreadData(ipt)
+            base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+            coop.load(block, src, items, offset=base)
+            out, a = coop.scan(group(), items, mode=mode, scan_op=scan_op,
+                               block_aggregate=True, algorithm=algorithm)
+            coop.store(block, dst, out, offset=base)
+            agg[base // ipt + linear_tid()] = a
+    return kernel

@@ -10,8 +10,9 @@
 #include "coop/Conversion/Passes.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 
-#include "TileHelpers.h"
+#include "Combining.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -30,13 +31,16 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateLoadStorePatterns(patterns);
   lowering::populateExchangePatterns(patterns);
   lowering::populateShufflePatterns(patterns);
+  lowering::populateReducePatterns(patterns);
+  lowering::populateScanPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {
   target.addIllegalDialect<CoopDialect>();
-  target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
-                         memref::MemRefDialect, NVVM::NVVMDialect,
+  // func: calls of the host compiler's operator functions.
+  target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+                         gpu::GPUDialect, memref::MemRefDialect, NVVM::NVVMDialect,
                          scf::SCFDialect, vector::VectorDialect>();
 }
 

@@ -1,5 +1,5 @@
 # The typing contract of cuda.coop (authoritative for overloads and results).
-from typing import Any, Literal, Protocol, TypeVar, overload
+from typing import Any, Callable, Literal, Protocol, TypeVar, overload
 
 _T = TypeVar("_T")
 _CommonNumericT = TypeVar("_CommonNumericT", int, float)
@@ -18,6 +18,12 @@ BlockExchangeMode = Literal["striped_to_blocked", "blocked_to_striped",
                             "scatter_to_striped_guarded", "scatter_to_striped_flagged"]
 WarpExchangeMode = Literal["striped_to_blocked", "blocked_to_striped", "scatter_to_striped"]
 ShuffleMode = Literal["up", "down", "offset", "rotate"]
+BinaryOpName = Literal["sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor"]
+# A named operator, or a function of two items returning one.
+BinaryOp = BinaryOpName | Callable[[Any, Any], Any]
+ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"]
+ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
+ScanMode = Literal["inclusive", "exclusive"]
 
 __version__: str
 
@@ -134,3 +140,164 @@ def shuffle(block: BlockGroup, value: _CommonNumericT, /, *,
             mode: Literal["offset", "rotate"], distance: IntegerValue = 1,
             fill: _CommonNumericT | None = None,
             temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+
+@overload
+def reduce(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, binary_op: BinaryOp = "sum", *,
+           valid_items: ValidItems | None = None, broadcast: bool = True,
+           algorithm: ReduceAlgorithm | None = None,
+           temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def reduce(group: ThreadGroup, value: _CommonNumericT, /, binary_op: BinaryOp = "sum", *,
+           valid_items: ValidItems | None = None, broadcast: bool = True,
+           algorithm: ReduceAlgorithm | None = None,
+           temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+        valid_items: ValidItems | None = None, broadcast: bool = True,
+        algorithm: ReduceAlgorithm | None = None,
+        temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+        valid_items: ValidItems | None = None, broadcast: bool = True,
+        algorithm: ReduceAlgorithm | None = None,
+        temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+         mode: ScanMode = "exclusive",
+         scan_op: BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[False] = False,
+         prefix_op: object | None = None,
+         algorithm: ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+         mode: ScanMode = "exclusive",
+         scan_op: BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[True],
+         prefix_op: object | None = None,
+         algorithm: ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
+         mode: ScanMode = "exclusive",
+         scan_op: BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[False] = False,
+         prefix_op: object | None = None,
+         algorithm: ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
+         mode: ScanMode = "exclusive",
+         scan_op: BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[True],
+         prefix_op: object | None = None,
+         algorithm: ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...

@@ -93,3 +93,48 @@ def shuffle(block, value, /, *, mode="down", distance=1, fill=None, temp_storage
     BlockShuffle); returns a fresh payload ("up"/"down") or a scalar
     ("offset"/"rotate")."""
     _outside_kernel("shuffle")
+
+
+def reduce(group, value, /, binary_op="sum", *, valid_items=None, broadcast=True,
+           algorithm=None, temp_storage=None):
+    """Combine the group's items into one value (CUB's BlockReduce /
+    WarpReduce; a thread group reduces the thread's own items)."""
+    _outside_kernel("reduce")
+
+
+def sum(group, value, /, *, valid_items=None, broadcast=True, algorithm=None,
+        temp_storage=None):
+    """``reduce(group, value, "sum", ...)``."""
+    _outside_kernel("sum")
+
+
+def scan(group, value, /, *, mode="exclusive", scan_op="sum", initial_value=None,
+         block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+    """Prefix scan of the group's tile in blocked order (CUB's BlockScan /
+    WarpScan); returns a fresh payload or scalar, and with
+    ``block_aggregate=True`` also the tile's aggregate."""
+    _outside_kernel("scan")
+
+
+def inclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
+                   block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+    """``scan(..., mode="inclusive")``."""
+    _outside_kernel("inclusive_scan")
+
+
+def exclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
+                   block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+    """``scan(..., mode="exclusive")``."""
+    _outside_kernel("exclusive_scan")
+
+
+def inclusive_sum(group, value, /, *, block_aggregate=False, prefix_op=None, algorithm=None,
+                  temp_storage=None):
+    """``inclusive_scan(group, value, "sum", ...)``."""
+    _outside_kernel("inclusive_sum")
+
+
+def exclusive_sum(group, value, /, *, block_aggregate=False, prefix_op=None, algorithm=None,
+                  temp_storage=None):
+    """``exclusive_scan(group, value, "sum", ...)``; the first item is 0."""
+    _outside_kernel("exclusive_sum")

@@ -357,3 +357,84 @@ gpu.module @shuffle_rotate {
   }
 }
 
+
+// -----
+
+// BlockReduce warp_reductions: the thread folds its items, each warp
+// reduces by butterfly shuffles, lane 0 publishes the warp's aggregate, and
+// after one barrier every thread folds the two aggregates (broadcast).
+// CHECK-LABEL: gpu.func @block_reduce
+// CHECK: %[[T:.*]] = arith.addf
+// CHECK: %[[VIEW:.*]] = memref.view {{.*}} to memref<2xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: %[[L:.*]] = arith.remui %{{.*}}, %c32
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly %c-1_i32
+// CHECK: %[[A:.*]] = arith.addf
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[L]], %c0
+// CHECK: scf.if %[[LANE0]]
+// CHECK-NEXT: memref.store %[[A]], %[[VIEW]][%[[W]]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[X:.*]] = memref.load %[[VIEW]][%c0]
+// CHECK-NEXT: %[[Y:.*]] = memref.load %[[VIEW]][%c1]
+// CHECK-NEXT: arith.addf %[[X]], %[[Y]]
+// CHECK-NOT: gpu.barrier
+gpu.module @block_reduce {
+  gpu.func @block_reduce(%in: memref<2xf32>, %dst: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.reduce %b, %in op = sum broadcast : !coop.group<block>, memref<2xf32> -> f32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// WarpReduce of logical warps of 8 lanes with a function operator: three
+// butterfly steps, each combining the lower run before the upper one (the
+// operator need not commute). 64-bit items move as two 32-bit shuffles.
+// CHECK-LABEL: gpu.func @warp_reduce_function
+// CHECK: %[[R:.*]] = arith.remui %{{.*}}, %c8
+// CHECK-COUNT-2: nvvm.shfl.sync  bfly %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32 : i32 -> i32
+// CHECK: %[[P:.*]] = arith.ori
+// CHECK: %[[BIT:.*]] = arith.andi %[[R]], %c1
+// CHECK: %[[LOWER:.*]] = arith.cmpi eq, %[[BIT]], %c0
+// CHECK: %[[LO:.*]] = arith.select %[[LOWER]], %arg0, %[[P]]
+// CHECK: %[[HI:.*]] = arith.select %[[LOWER]], %[[P]], %arg0
+// CHECK: func.call @first(%[[LO]], %[[HI]])
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly
+gpu.module @warp_reduce_function {
+  func.func private @first(%a: i64, %b: i64) -> i64
+  gpu.func @warp_reduce_function(%x: i64, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %r = coop.reduce %l, %x combiner = @first : !coop.group<threads_within_warp, 8>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
+    gpu.return
+  }
+}
+
+// -----
+
+// BlockScan raking for 64 threads: partials in the grid (32 raking threads
+// of 2), the first warp scans the segment totals by up-shuffles and writes
+// each slot's prefix, and every thread reads its own after the second
+// barrier.
+// CHECK-LABEL: gpu.func @block_scan_raking
+// CHECK: memref.store %{{.*}}, %[[GRID:.*]][%[[T:.*]]] : memref<64xi32
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK: gpu.barrier
+// CHECK-NEXT: memref.load %[[GRID]][%[[T]]]
+gpu.module @block_scan_raking {
+  gpu.func @block_scan_raking(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}

@@ -539,3 +539,142 @@ func.func @shuffle_fill_type(%x: f32, %y: i32) {
   %r = coop.shuffle %b, %x mode = offset fill = %y : i32 : !coop.group<block>, f32 -> f32
   return
 }
+
+// -----
+
+func.func private @f(i32, i32) -> i32
+func.func @reduce_two_operators(%x: i32) {
+  %b = coop.this_block
+  // expected-error @+1 {{needs exactly one operator: a named one (op = sum, min, max, ...) or a function (combiner = @f)}}
+  %r = coop.reduce %b, %x op = sum combiner = @f : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @reduce_no_operator(%x: i32) {
+  %b = coop.this_block
+  // expected-error @+1 {{needs exactly one operator}}
+  %r = coop.reduce %b, %x : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func private @f(i32, f32) -> i32
+func.func @reduce_combiner_type(%x: i32) {
+  %b = coop.this_block
+  // expected-error @+1 {{combiner @f must take two items and return one ('i32', 'i32') -> 'i32'; it is '(i32, f32) -> i32'}}
+  %r = coop.reduce %b, %x combiner = @f : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @reduce_bitwise_float(%x: f32) {
+  %b = coop.this_block
+  // expected-error @+1 {{operator 'bit_xor' needs integer items; got 'f32'}}
+  %r = coop.reduce %b, %x op = bit_xor : !coop.group<block>, f32 -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_unsigned_float(%x: f32) {
+  %b = coop.this_block
+  // expected-error @+1 {{'unsigned' applies to integer items; got 'f32'}}
+  %r = coop.reduce %b, %x op = min unsigned : !coop.group<block>, f32 -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_result_type(%x: memref<4xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{result type 'i64' must be the item type 'i32'}}
+  %r = coop.reduce %b, %x op = sum : !coop.group<block>, memref<4xi32> -> i64
+  return
+}
+
+// -----
+
+func.func @reduce_warp_algorithm(%x: i32) {
+  %b = coop.this_warp
+  // expected-error @+1 {{algorithm is a block option: '!coop.group<warp>' combines by shuffles; remove algorithm}}
+  %r = coop.reduce %b, %x op = sum algorithm = raking : !coop.group<warp>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @reduce_thread_storage(%x: memref<4xi32>) {
+  %b = coop.this_thread
+  %ts = coop.temp_storage
+  // expected-error @+1 {{a thread works on its own items and takes no temp_storage; remove temp_storage}}
+  %r = coop.reduce %b, %x op = sum temp_storage = %ts : !coop.group<thread>, memref<4xi32> -> i32
+  return
+}
+
+// -----
+
+func.func @reduce_cluster(%x: i32) {
+  %b = coop.this_cluster
+  // expected-error @+1 {{needs a block, a warp or a logical warp}}
+  %r = coop.reduce %b, %x op = sum : !coop.group<cluster>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_thread(%x: i32) {
+  %b = coop.this_thread
+  // expected-error @+1 {{needs a block, a warp or a logical warp}}
+  %r = coop.scan %b, %x mode = inclusive op = sum : !coop.group<thread>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_payload_no_output(%x: memref<4xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{scans a payload into an output payload ('into') of the input's type 'memref<4xi32>'}}
+  coop.scan %b, %x mode = inclusive op = sum : !coop.group<block>, memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @scan_scalar_into(%x: i32, %o: memref<1xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{scans a scalar and returns it; remove 'into'}}
+  coop.scan %b, %x into %o mode = inclusive op = sum : !coop.group<block>, i32, memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @scan_result_count(%x: i32) {
+  %b = coop.this_block
+  // expected-error @+1 {{returns 2 value(s): the scanned scalar and the aggregate; got 1}}
+  %r = coop.scan %b, %x mode = inclusive op = sum aggregate : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_initial_type(%x: i32, %y: f32) {
+  %b = coop.this_block
+  // expected-error @+1 {{initial_value type 'f32' does not match the item type 'i32'}}
+  %r = coop.scan %b, %x mode = exclusive op = sum initial_value = %y : f32 : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_warp_storage(%x: i32) {
+  %b = coop.this_warp
+  %ts = coop.temp_storage
+  // expected-error @+1 {{warp operations take no temp_storage}}
+  %r = coop.scan %b, %x mode = inclusive op = sum temp_storage = %ts : !coop.group<warp>, i32 -> i32
+  return
+}

@@ -132,3 +132,26 @@ gpu.module @collectives {
     gpu.return
   }
 }
+
+// CHECK-LABEL: gpu.func @reduce_and_scan
+gpu.module @combining {
+  func.func private @my_max(%a: i32, %b: i32) -> i32
+  gpu.func @reduce_and_scan(%in: memref<4xi32>, %out: memref<4xi32>, %x: f32, %n: index, %zero: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %t = coop.this_thread
+    // CHECK: coop.reduce %{{.*}}, %{{.*}} op = sum valid_items = %{{.*}} algorithm = raking broadcast : !coop.group<block>, memref<4xi32> -> i32
+    %r0 = coop.reduce %b, %in op = sum valid_items = %n algorithm = raking broadcast : !coop.group<block>, memref<4xi32> -> i32
+    // CHECK: coop.reduce %{{.*}}, %{{.*}} combiner = @my_max : !coop.group<threads_within_warp, 8>, i32 -> i32
+    %r1 = coop.reduce %l, %r0 combiner = @my_max : !coop.group<threads_within_warp, 8>, i32 -> i32
+    // CHECK: coop.reduce %{{.*}}, %{{.*}} op = min unsigned : !coop.group<thread>, memref<4xi32> -> i32
+    %r2 = coop.reduce %t, %in op = min unsigned : !coop.group<thread>, memref<4xi32> -> i32
+    // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = exclusive op = sum initial_value = %{{.*}} : i32 algorithm = warp_scans : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.scan %b, %in into %out mode = exclusive op = sum initial_value = %zero : i32 algorithm = warp_scans : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // CHECK: %{{.*}}:2 = coop.scan %{{.*}}, %{{.*}} mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
+    %s:2 = coop.scan %w, %x mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
+    gpu.return
+  }
+}

@@ -27,6 +27,15 @@ ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
                        0};
 }
 
+RakingLayout::RakingLayout(int64_t sharedElements)
+    : sharedElements(sharedElements) {
+  int64_t maxRaking = std::min(sharedElements, kWarpThreads);
+  segment = llvm::divideCeil(sharedElements, maxRaking);
+  // Never a raking thread without data (62 elements, segment 2: 31 threads).
+  rakingThreads = llvm::divideCeil(sharedElements, segment);
+  padded = segment % 2 == 0 && segment > 2;
+}
+
 FailureOr<TileGeometry> mlir::coop::getTileGeometry(CollectiveOpInterface op) {
   GroupType group = op.getGroup().getType();
   std::optional<int64_t> blockSize = getKnownBlockSize(op);

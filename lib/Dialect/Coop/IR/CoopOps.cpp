@@ -5,6 +5,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -98,6 +100,12 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
   StringRef name = op->getName().stripDialect();
   GroupType group = collective.getGroup().getType();
   GroupKind kind = group.getKind();
+  if (kind == GroupKind::thread && collective.acceptsThreadGroup()) {
+    if (collective.getTempStorage())
+      return op->emitOpError("a thread works on its own items and takes no "
+                             "temp_storage; remove temp_storage");
+    return success();
+  }
   if (kind != GroupKind::block && !group.isWarpLike())
     return op->emitOpError("needs a block, a warp or a logical warp "
                            "(this_warp().group_by(n)) group; ")
@@ -429,6 +437,170 @@ void ShuffleOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), &operand,
                          SideEffects::DefaultResource::get());
   addScratchEffects(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Reduce and scan
+//===----------------------------------------------------------------------===//
+
+/// The rules of an operator: exactly one of a named operator and a
+/// function (T, T) -> T; bitwise operators and unsigned comparisons need
+/// integer items.
+static LogicalResult verifyOperator(Operation *op, std::optional<BinaryOp> kind,
+                                    FlatSymbolRefAttr combiner,
+                                    bool isUnsigned, Type item) {
+  if (bool(kind) == bool(combiner))
+    return op->emitOpError("needs exactly one operator: a named one (op = sum, "
+                           "min, max, ...) or a function (combiner = @f)");
+  bool isInteger = isa<IntegerType>(item);
+  if (kind && !isInteger &&
+      (*kind == BinaryOp::bit_and || *kind == BinaryOp::bit_or ||
+       *kind == BinaryOp::bit_xor))
+    return op->emitOpError("operator '")
+           << stringifyBinaryOp(*kind) << "' needs integer items; got " << item;
+  if (isUnsigned && !isInteger)
+    return op->emitOpError("'unsigned' applies to integer items; got ") << item;
+  if (!combiner)
+    return success();
+  auto function =
+      SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(op, combiner);
+  if (!function)
+    return success(); // supplied by the host compiler when it links the site
+  auto type = dyn_cast<FunctionType>(function.getFunctionType());
+  if (!type || type.getNumInputs() != 2 || type.getNumResults() != 1 ||
+      type.getInput(0) != item || type.getInput(1) != item ||
+      type.getResult(0) != item)
+    return op->emitOpError("combiner ")
+           << combiner << " must take two items and return one (" << item
+           << ", " << item << ") -> " << item << "; it is "
+           << function.getFunctionType();
+  return success();
+}
+
+/// Options that only blocks have.
+static LogicalResult verifyBlockOptions(Operation *op, bool hasAlgorithm) {
+  GroupType group = cast<CollectiveOpInterface>(op).getGroup().getType();
+  if (hasAlgorithm && group.getKind() != GroupKind::block)
+    return op->emitOpError("algorithm is a block option: ")
+           << group << " combines by shuffles; remove algorithm";
+  return success();
+}
+
+/// Scratch effects of a block reduction or scan (warps use shuffles).
+static bool combinesThroughScratch(CollectiveOpInterface op) {
+  return op.getGroup().getType().getKind() == GroupKind::block;
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyOperator(*this, getKind(), getCombinerAttr(),
+                            getIsUnsigned(), getItemType())))
+    return failure();
+  Type input = getInput().getType();
+  Type element = isa<MemRefType>(input)
+                     ? cast<MemRefType>(input).getElementType()
+                     : input;
+  if (element != getResult().getType())
+    return emitOpError("result type ")
+           << getResult().getType() << " must be the item type " << element;
+  return verifyBlockOptions(*this, bool(getAlgorithm()));
+}
+
+bool ReduceOp::acceptsThreadGroup() { return true; }
+
+std::optional<ScratchLayout>
+ReduceOp::getScratchLayout(const TileGeometry &tile) {
+  if (tile.warpLike)
+    return std::nullopt;
+  int64_t block = tile.blockSize;
+  switch (getBlockAlgorithm()) {
+  case ReduceAlgorithm::warp_reductions:
+    // One aggregate per warp (CUB's warp_aggregates).
+    return ScratchLayout{llvm::divideCeil(block, kWarpThreads), false, 0};
+  case ReduceAlgorithm::raking_commutative_only:
+    if (block % kWarpThreads == 0 && block > kWarpThreads && !getValidItems())
+      return ScratchLayout{
+          RakingLayout(block - kWarpThreads).gridElements(), false, 0};
+    [[fallthrough]];
+  case ReduceAlgorithm::raking:
+    return ScratchLayout{RakingLayout(block).gridElements(), false, 0};
+  }
+  llvm_unreachable("unknown reduce algorithm");
+}
+
+ScratchAccess ReduceOp::getScratchAccess(const TileGeometry &) {
+  return {SlotMap::dataDependent, SlotMap::dataDependent, false, true};
+}
+
+void ReduceOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isa<MemRefType>(getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  if (combinesThroughScratch(*this))
+    addScratchEffects(effects);
+}
+
+LogicalResult ScanOp::verify() {
+  Type element = getItemType();
+  if (failed(verifyOperator(*this, getKind(), getCombinerAttr(),
+                            getIsUnsigned(), element)))
+    return failure();
+  bool payload = isa<MemRefType>(getInput().getType());
+  if (payload && (!getOutput() || getOutput().getType() != getInput().getType()))
+    return emitOpError("scans a payload into an output payload ('into') of "
+                       "the input's type ")
+           << getInput().getType();
+  if (!payload && getOutput())
+    return emitOpError("scans a scalar and returns it; remove 'into'");
+  size_t expected = (payload ? 0 : 1) + (getAggregate() ? 1 : 0);
+  if (getResults().size() != expected)
+    return emitOpError("returns ")
+           << expected << " value(s): "
+           << (payload ? "" : "the scanned scalar")
+           << (!payload && getAggregate() ? " and " : "")
+           << (getAggregate() ? "the aggregate" : "")
+           << (expected == 0 ? "none (the payload goes to 'into')" : "")
+           << "; got " << getResults().size();
+  for (Type type : getResults().getTypes())
+    if (type != element)
+      return emitOpError("results must have the item type ")
+             << element << "; got " << type;
+  if (getInitialValue() && getInitialValue().getType() != element)
+    return emitOpError("initial_value type ")
+           << getInitialValue().getType() << " does not match the item type "
+           << element;
+  return verifyBlockOptions(*this, bool(getAlgorithm()));
+}
+
+std::optional<ScratchLayout> ScanOp::getScratchLayout(const TileGeometry &tile) {
+  if (tile.warpLike)
+    return std::nullopt;
+  if (getBlockAlgorithm() == ScanAlgorithm::warp_scans)
+    return ScratchLayout{llvm::divideCeil(tile.blockSize, kWarpThreads), false,
+                         0};
+  // The raking grid, and the block aggregate after it when it is asked for
+  // (CUB's TempStorage always has the slot).
+  return ScratchLayout{RakingLayout(tile.blockSize).gridElements() +
+                           (getAggregate() ? 1 : 0),
+                       false, 0};
+}
+
+ScratchAccess ScanOp::getScratchAccess(const TileGeometry &) {
+  return {SlotMap::dataDependent, SlotMap::dataDependent, false, true};
+}
+
+void ScanOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isa<MemRefType>(getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getOutputMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  if (combinesThroughScratch(*this))
+    addScratchEffects(effects);
 }
 
 #include "coop/Dialect/Coop/IR/CoopInterfaces.cpp.inc"

@@ -26,10 +26,17 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     ThreadGroup,
     ThreadHierarchy,
     exchange,
+    exclusive_scan,
+    exclusive_sum,
+    inclusive_scan,
+    inclusive_sum,
     load,
+    reduce,
     register,
+    scan,
     shuffle,
     store,
+    sum,
     this_block,
     this_cluster,
     this_grid,
@@ -44,8 +51,10 @@ shared = _cuda.shared
 
 __all__ = [
     "GroupByMapping", "Hierarchy", "TempStorage", "TempStorageLike", "ThreadData",
-    "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "load", "local", "register",
-    "shared", "shuffle", "store", "this_block", "this_cluster", "this_grid", "this_thread", "this_warp",
+    "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
+    "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "register",
+    "scan", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
+    "this_thread", "this_warp",
 ]
 
 _active = False

@@ -8,7 +8,11 @@ from numpy.typing import NDArray
 
 from .. import BlockExchangeMode as _BlockExchangeMode
 from .. import BlockGroup as _BlockGroup
+from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
+from .. import ReduceAlgorithm as _ReduceAlgorithm
+from .. import ScanAlgorithm as _ScanAlgorithm
+from .. import ScanMode as _ScanMode
 from .. import GroupByMapping as GroupByMapping
 from .. import Hierarchy as Hierarchy
 from .. import IntegerValue as _IntegerValue
@@ -113,3 +117,234 @@ def shuffle(block: _BlockGroup, value: _CommonNumericT, /, *,
             mode: Literal["offset", "rotate"], distance: _IntegerValue = 1,
             fill: _CommonNumericT | None = None,
             temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+
+@overload
+def reduce(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, binary_op: _BinaryOp = "sum", *,
+           valid_items: _ValidItems | None = None, broadcast: bool = True,
+           algorithm: _ReduceAlgorithm | None = None,
+           temp_storage: TempStorageLike | None = None) -> Any: ...
+@overload
+def reduce(group: ThreadGroup, value: _CommonNumericT, /, binary_op: _BinaryOp = "sum", *,
+           valid_items: _ValidItems | None = None, broadcast: bool = True,
+           algorithm: _ReduceAlgorithm | None = None,
+           temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+        valid_items: _ValidItems | None = None, broadcast: bool = True,
+        algorithm: _ReduceAlgorithm | None = None,
+        temp_storage: TempStorageLike | None = None) -> Any: ...
+@overload
+def sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+        valid_items: _ValidItems | None = None, broadcast: bool = True,
+        algorithm: _ReduceAlgorithm | None = None,
+        temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[False] = False,
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[True],
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[False] = False,
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: _CommonNumericT | None = None,
+         block_aggregate: Literal[True],
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def scan(group: ThreadGroup, value: NDArray[Any], /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: float | None = None,
+         block_aggregate: Literal[False] = False,
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def scan(group: ThreadGroup, value: NDArray[Any], /, *,
+         mode: _ScanMode = "exclusive",
+         scan_op: _BinaryOp = "sum",
+         initial_value: float | None = None,
+         block_aggregate: Literal[True],
+         prefix_op: object | None = None,
+         algorithm: _ScanAlgorithm | None = None,
+         temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: float | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: float | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: _CommonNumericT | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: float | None = None,
+                   block_aggregate: Literal[False] = False,
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
+                   initial_value: float | None = None,
+                   block_aggregate: Literal[True],
+                   prefix_op: object | None = None,
+                   algorithm: _ScanAlgorithm | None = None,
+                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  block_aggregate: Literal[False] = False,
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  block_aggregate: Literal[True],
+                  prefix_op: object | None = None,
+                  algorithm: _ScanAlgorithm | None = None,
+                  temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...

@@ -23,6 +23,7 @@ from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
+from ._operators import is_operator_function, link_operator
 from ._passes import CHECK_PIPELINE, link_into, run_passes
 from ._planner import _root
 from ._sites import Site
@@ -71,9 +72,10 @@ class _Call:
         self.filename, self.line, self.col = _location(target)
         self.where = f"{self.filename}:{self.line}"
         self.args = dict(zip(operation.positional, args))
-        self.options = dict(kwargs)
+        self.options = dict(zip(operation.positional_options, args[len(operation.positional):]))
+        self.options.update(kwargs)
         self.operands: list[tuple[str, object]] = []   # (role, MLIR value)
-        self.attributes: dict[str, object] = {}
+        self.attributes: dict[str, object] = dict(operation.fixed)
         self.skipped: set[str] = set()
 
     def error(self, message: str):
@@ -88,7 +90,8 @@ class _Call:
                                                   (types.NoneType, types.Omitted))
 
     def attribute(self, name: str):
-        return self.attributes.get(name, self.operation.option(name).default)
+        option = self.operation.option(name)
+        return self.attributes.get(name, option.default if option else None)
 
 
 @functools.cache
@@ -103,6 +106,10 @@ def _lower(operation, builder, target, args, kwargs):
     for option in operation.options:
         if option.kind in ("choice", "flag"):
             call.attributes[option.name] = _literal_option(call, option)
+        elif option.kind == "prefix" and call.given(option.name):
+            call.error(f"coop.{name}'s prefix_op (a cuda.coop.StatefulFunction) is not "
+                       "available in the numba-cuda-mlir backend yet; scan each tile and "
+                       "carry the running total with block_aggregate=True instead")
     value = element = dtype = None
     for role in operation.positional[1:]:
         var = call.args[role]
@@ -120,6 +127,13 @@ def _lower(operation, builder, target, args, kwargs):
                 value_type = call.numba_type(var)
                 dtype = getattr(value_type, "dtype", value_type)
     scalar = not isinstance(value.type, ir.MemRefType) if value is not None else False
+    for option in operation.options:
+        if option.kind == "operator":
+            call.attributes[option.name] = _operator_option(call, option, dtype)
+    if any(o.kind == "operator" for o in operation.options) or operation.fixed:
+        # Named min and max compare the payload's integers as its dtype does.
+        if isinstance(dtype, types.Integer) and not dtype.signed:
+            call.attributes["unsigned"] = True
     if element is None:
         element = value.type if scalar else ir.MemRefType(value.type).element_type
     operation_rules = _RULES.get(name)
@@ -143,20 +157,28 @@ def _lower(operation, builder, target, args, kwargs):
             call.operands.append((option.name,
                                   _payload_operand(call, var, option.name, items)))
     storage, storage_key = _storage(call)
-    result_type = element if operation.result == "fresh" and scalar else None
+    result_types = []
+    if operation.result == "item" or operation.result == "fresh" and scalar:
+        result_types.append(element)
+    aggregate = operation.aggregate_flag is not None and call.attribute(operation.aggregate_flag)
+    if aggregate:
+        result_types.append(element)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, str(v.type)) for role, v in call.operands),
-                attributes=tuple(sorted(call.attributes.items())),
+                attributes=tuple(sorted(call.attributes.items(), key=lambda kv: kv[0])),
                 element_type=str(element), block_dims=_block_dims(builder, call.where),
                 storage=storage, filename=call.filename, line=call.line, col=call.col,
-                result_type=str(result_type) if result_type is not None else None)
+                result_types=tuple(str(t) for t in result_types))
     operands = [v for _, v in call.operands]
-    made = _call_site(builder, site, operands, storage_key,
-                      results=[result_type] if result_type is not None else [])
-    if result_type is not None:
-        builder.store_var(target, made.results[0])
-    elif output is not None:
-        _store_result(builder, target, builder.get_numba_type(target.name), output)
+    made = _call_site(builder, site, operands, storage_key, results=result_types)
+    results = list(made.results)
+    target_type = builder.get_numba_type(target.name)
+    if output is not None:
+        payload_type = target_type[0] if aggregate else target_type
+        mlir_type = builder.get_mlir_type(payload_type)
+        results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
+    if results:
+        builder.store_var(target, tuple(results) if aggregate else results[0])
 
 
 def _shuffle_rules(call, scalar):
@@ -219,6 +241,8 @@ def _call_site(builder, site: Site, operands, storage_key, results=()):
     call = func.call(list(results), name, operands)
     if isinstance(call, ir.Value):  # a call with one result returns the result
         call = call.owner
+    elif not isinstance(call, ir.OpView):  # several results: the list of them
+        call = call[0].owner
     _kernel_plan.mark_site(call, site, storage_key, builder.metadata)
     return call
 
@@ -234,6 +258,21 @@ def _literal_option(call, option):
         call.error(f"{option.name} must be one of {', '.join(map(repr, allowed))}; "
                    f"got {shown!r}")
     return value_type.literal_value
+
+
+def _operator_option(call, option, item):
+    """The operator of a reduction or scan: a named one (a string literal),
+    or a function of two items, linked into the kernel's module."""
+    if not call.given(option.name):
+        return option.default
+    value_type = call.numba_type(call.options[option.name])
+    if isinstance(value_type, types.StringLiteral) and value_type.literal_value in option.choices:
+        return value_type.literal_value
+    if is_operator_function(value_type):
+        return link_operator(call.builder, value_type, item)
+    shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
+    call.error(f"{option.name} must be one of {', '.join(map(repr, option.choices))}; "
+               f"got {shown!r}")
 
 
 def _index_operand(call, option, var):
@@ -306,14 +345,6 @@ def _payload_operand(call, var, what, items=None):
         call.error(f"{what} must have one item per value item ({items}); got "
                    f"{payload_type.shape[0]}")
     return payload
-
-
-def _store_result(builder, target, result_type, value):
-    """Assigns a fresh payload to the call's target, typed as Numba types it."""
-    mlir_type = builder.get_mlir_type(result_type)
-    if mlir_type != value.type:
-        value = memref.cast(mlir_type, value)
-    builder.store_var(target, value)
 
 
 def _unit_stride(memory):

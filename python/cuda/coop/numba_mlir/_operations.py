@@ -16,7 +16,9 @@ Option kinds:
   ``index``;
 * ``item``: a runtime value of the payload's item type (a default, a fill);
 * ``payload``: a payload with one entry per item of the value (ranks, flags);
-* ``storage``: a ``TempStorage``.
+* ``storage``: a ``TempStorage``;
+* ``operator``: a named operator among ``choices`` or a function of two
+  items (reductions and scans).
 
 Positional roles: ``group``; ``source``/``destination`` (a device array);
 ``payload`` (a payload the operation fills); ``value`` (the payload, or for
@@ -46,8 +48,8 @@ class Operation:
     marker: Callable
     positional: tuple[str, ...]
     options: tuple[Option, ...]
-    # "none"; "fresh": a new payload like the value, or the moved scalar for a
-    # scalar value.
+    # "none"; "fresh": a new payload like the value, or a scalar for a scalar
+    # value; "item": one item (a reduction).
     result: str
     scalar_value: bool
     # The site's coop op: (site, SSA names by role, the group's SSA name,
@@ -56,9 +58,16 @@ class Operation:
     # Whether a site of the operation (by its compile-time options) takes a
     # slice of the kernel's scratch.
     uses_scratch: Callable
+    # Options that may also follow the positional roles, in order.
+    positional_options: tuple[str, ...] = ()
+    # Options the entry fixes (`sum` is `reduce` with binary_op="sum").
+    fixed: tuple[tuple[str, object], ...] = ()
+    # A flag option that adds the tile's aggregate to the result: a tuple
+    # (result, aggregate).
+    aggregate_flag: str | None = None
 
-    def option(self, name: str) -> Option:
-        return next(o for o in self.options if o.name == name)
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
 
     @property
     def option_names(self) -> tuple[str, ...]:
@@ -83,6 +92,10 @@ EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_b
 SHUFFLE_MODES = ("up", "down", "offset", "rotate")
 # Shuffle modes that move one scalar per thread and return it.
 SCALAR_SHUFFLE_MODES = ("offset", "rotate")
+BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
+REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
+SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
+SCAN_MODES = ("inclusive", "exclusive")
 
 
 def _storage_text(storage):
@@ -132,11 +145,68 @@ def _shuffle_assembly(site, names, group, storage, attributes, loc):
         text += f" fill = {names['fill']} : {site.element_type}"
     text += _storage_text(storage)
     value = site.type_of("value")
-    if site.result_type:
+    if site.result_types:
         return (f"{names['result']} = coop.shuffle {group}, {names['value']}{text} "
-                f"{attributes} : {site.group.mlir}, {value} -> {site.result_type} {loc}")
+                f"{attributes} : {site.group.mlir}, {value} -> {site.result_types[0]} {loc}")
     return (f"coop.shuffle {group}, {names['value']}{into}{text} {attributes} : "
             f"{site.group.mlir}, {value}, {site.type_of('output')} {loc}")
+
+
+def _results(site, names):
+    """`%r = `, `%r:2 = ` or nothing, by the site's results."""
+    count = len(site.result_types)
+    if count == 0:
+        return ""
+    return f"{names['result']} = " if count == 1 else f"{names['result']}:{count} = "
+
+
+def _combining_text(site, names, operator_option):
+    """The operator, and the options reduce and scan share."""
+    operator = site.attribute(operator_option)
+    if isinstance(operator, str):
+        return f" op = {operator}"
+    return f' combiner = @"{operator.symbol}"'
+
+
+def _reduce_assembly(site, names, group, storage, attributes, loc):
+    text = _combining_text(site, names, "binary_op")
+    if "valid_items" in names:
+        text += f" valid_items = {names['valid_items']}"
+    if site.attribute("algorithm"):
+        text += f" algorithm = {site.attribute('algorithm')}"
+    if site.attribute("broadcast"):
+        text += " broadcast"
+    if site.attribute("unsigned"):
+        text += " unsigned"
+    text += _storage_text(storage)
+    return (f"{_results(site, names)}coop.reduce {group}, {names['value']}{text} "
+            f"{attributes} : {site.group.mlir}, {site.type_of('value')} -> "
+            f"{site.result_types[0]} {loc}")
+
+
+def _scan_assembly(site, names, group, storage, attributes, loc):
+    into = f" into {names['output']}" if "output" in names else ""
+    text = f" mode = {site.attribute('mode')}" + _combining_text(site, names, "scan_op")
+    if "initial_value" in names:
+        text += f" initial_value = {names['initial_value']} : {site.element_type}"
+    if site.attribute("algorithm"):
+        text += f" algorithm = {site.attribute('algorithm')}"
+    if site.attribute("block_aggregate"):
+        text += " aggregate"
+    if site.attribute("unsigned"):
+        text += " unsigned"
+    text += _storage_text(storage)
+    types = f"{site.group.mlir}, {site.type_of('value')}"
+    if into:
+        types += f", {site.type_of('output')}"
+    if site.result_types:
+        types += f" -> {', '.join(site.result_types)}"
+    return (f"{_results(site, names)}coop.scan {group}, {names['value']}{into}{text} "
+            f"{attributes} : {types} {loc}")
+
+
+def _block_group(site):
+    return site.group.kind == "block"
 
 
 _TILE_OPTIONS = (Option("algorithm", "choice", "direct", BLOCK_ALGORITHMS),
@@ -170,5 +240,49 @@ OPERATIONS = {op.marker: op for op in (
               result="fresh", scalar_value=True, assembly=_shuffle_assembly,
               uses_scratch=lambda site: True),
 )}
+
+_REDUCE_OPTIONS = (Option("valid_items", "index"), Option("broadcast", "flag", True),
+                   Option("algorithm", "choice", None, REDUCE_ALGORITHMS), _STORAGE)
+_SCAN_OPTIONS = (Option("initial_value", "item"), Option("block_aggregate", "flag", False),
+                 Option("prefix_op", "prefix"),
+                 Option("algorithm", "choice", None, SCAN_ALGORITHMS), _STORAGE)
+_BINARY_OP = Option("binary_op", "operator", "sum", BINARY_OPS)
+_SCAN_OP = Option("scan_op", "operator", "sum", BINARY_OPS)
+
+
+def _reduction(name, marker, operator_fixed):
+    options = _REDUCE_OPTIONS if operator_fixed else (_BINARY_OP,) + _REDUCE_OPTIONS
+    return Operation(name, marker, ("group", "value"), options, result="item",
+                     scalar_value=True, assembly=_reduce_assembly, uses_scratch=_block_group,
+                     positional_options=() if operator_fixed else ("binary_op",),
+                     fixed=(("binary_op", "sum"),) if operator_fixed else ())
+
+
+def _scan(name, marker, mode=None, operator_fixed=False):
+    options = _SCAN_OPTIONS
+    if operator_fixed:
+        # The sums start at 0 (exclusive) and take no initial value.
+        options = tuple(o for o in options if o.name != "initial_value")
+    else:
+        options = (_SCAN_OP,) + options
+    if mode is None:
+        options = (Option("mode", "choice", "exclusive", SCAN_MODES),) + options
+    fixed = ((("mode", mode),) if mode else ()) + ((("scan_op", "sum"),) if operator_fixed
+                                                   else ())
+    return Operation(name, marker, ("group", "value"), options, result="fresh",
+                     scalar_value=True, assembly=_scan_assembly, uses_scratch=_block_group,
+                     positional_options=("scan_op",) if mode and not operator_fixed else (),
+                     fixed=fixed, aggregate_flag="block_aggregate")
+
+
+OPERATIONS.update({op.marker: op for op in (
+    _reduction("reduce", _markers.reduce, operator_fixed=False),
+    _reduction("sum", _markers.sum, operator_fixed=True),
+    _scan("scan", _markers.scan),
+    _scan("inclusive_scan", _markers.inclusive_scan, "inclusive"),
+    _scan("exclusive_scan", _markers.exclusive_scan, "exclusive"),
+    _scan("inclusive_sum", _markers.inclusive_sum, "inclusive", operator_fixed=True),
+    _scan("exclusive_sum", _markers.exclusive_sum, "exclusive", operator_fixed=True),
+)})
 
 BY_NAME = {op.name: op for op in OPERATIONS.values()}

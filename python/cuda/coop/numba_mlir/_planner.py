@@ -25,6 +25,7 @@ from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_confi
 from .. import _groups, _markers
 from ._numba import definitions, from_dtype, nir, rebuild_definitions
 from ._operations import OPERATIONS
+from ._operators import device_dispatcher, drop_dead_code_constants
 
 COOP_FUNCTIONS = {
     _groups.this_thread, _groups.this_warp, _groups.this_block, _groups.this_cluster,
@@ -85,6 +86,15 @@ def _root(func_ir, var):
     return var
 
 
+def _defining_assign(func_ir, var):
+    """The one assignment that gives `var` (through plain copies) its value,
+    or None."""
+    var = _root(func_ir, var)
+    found = [stmt for block in func_ir.blocks.values() for stmt in block.body
+             if isinstance(stmt, nir.Assign) and stmt.target.name == var.name]
+    return found[0] if len(found) == 1 else None
+
+
 def _is_none(func_ir, var):
     """Whether a variable holds the constant None (`dtype=None`)."""
     try:
@@ -118,13 +128,47 @@ class CoopPlanner(WholeFunctionPlanner):
         # Inlining device helpers binds their parameters with new assignments
         # that the recorded definitions may not list yet.
         rebuild_definitions(func_ir)
-        changed = self._literal_counts(func_ir, calls)
+        changed = self._operator_functions(func_ir, calls)
+        changed |= self._literal_counts(func_ir, calls)
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
                 changed |= self._thread_data(func_ir, block, index, stmt, calls)
                 # A payload already rewritten is a local array with a known
                 # dtype, so its elements are typed values for the next ones.
                 rebuild_definitions(func_ir)
+        return changed
+
+    def _operator_functions(self, func_ir, calls) -> bool:
+        """Operator arguments that are Python functions become Numba device
+        dispatchers (`_operators.py`)."""
+        changed = False
+        for _, _, stmt, target in calls:
+            operation = OPERATIONS.get(target)
+            if operation is None:
+                continue
+            args, kws = stmt.value.args, dict(stmt.value.kws)
+            for option in operation.options:
+                if option.kind != "operator":
+                    continue
+                var = kws.get(option.name)
+                if var is None and option.name in operation.positional_options:
+                    position = len(operation.positional) + \
+                        operation.positional_options.index(option.name)
+                    var = args[position] if position < len(args) else None
+                assign = _defining_assign(func_ir, var) if var is not None else None
+                if assign is None:
+                    continue
+                value = assign.value
+                python_value = value.value if isinstance(value, (nir.Global, nir.FreeVar)) \
+                    else _resolve(func_ir, assign.target)
+                dispatcher = device_dispatcher(python_value)
+                if dispatcher is not None:
+                    assign.value = nir.Global(dispatcher.py_func.__name__, dispatcher,
+                                              value.loc)
+                    changed = True
+        if changed:
+            drop_dead_code_constants(func_ir)
+            rebuild_definitions(func_ir)
         return changed
 
     def _literal_counts(self, func_ir, calls) -> bool:

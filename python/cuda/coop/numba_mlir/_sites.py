@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 
 from ._operations import BY_NAME, Operation
+from ._operators import OperatorFunction
 from ._types import GroupType
 
 
@@ -27,15 +28,17 @@ class Site:
     filename: str
     line: int
     col: int
-    result_type: str | None = None   # a scalar result's type
+    result_types: tuple[str, ...] = ()   # the op's results (scalars)
 
     @property
     def operation(self) -> Operation:
         return BY_NAME[self.op]
 
     def attribute(self, name: str):
-        """A compile-time option's value, or its default."""
-        return dict(self.attributes).get(name, self.operation.option(name).default)
+        """A compile-time option's value, or its default (None for an
+        attribute that is not an option)."""
+        option = self.operation.option(name)
+        return dict(self.attributes).get(name, option.default if option else None)
 
     def type_of(self, role: str) -> str:
         return dict(self.operands)[role]
@@ -98,11 +101,20 @@ class Site:
         text = "\n    ".join(body)
         key = f"{signature}{text}{self.block_dims}{placement}"
         name = f"__coop_{self.op}_{hashlib.sha1(key.encode()).hexdigest()[:16]}"
-        results, returned = "", "return"
-        if self.result_type:
-            results, returned = f" -> {self.result_type}", f"return %r : {self.result_type}"
-        return name, (f"func.func private @{name}({signature}){results} attributes "
-                      f"{{{', '.join(function_attributes)}}} {{\n"
+        results, returned = self._results(), "return"
+        if len(self.result_types) == 1:
+            returned = f"return %r : {self.result_types[0]}"
+        elif self.result_types:
+            values = ", ".join(f"%r#{i}" for i in range(len(self.result_types)))
+            returned = f"return {values} : {', '.join(self.result_types)}"
+        # Operator functions are Numba's, linked into the kernel's module
+        # before the site: the site only declares them.
+        t = self.element_type
+        operators = "".join(f'func.func private @"{value.symbol}"({t}, {t}) -> {t}\n'
+                            for _, value in self.attributes
+                            if isinstance(value, OperatorFunction))
+        return name, (f"{operators}func.func private @{name}({signature}){results} "
+                      f"attributes {{{', '.join(function_attributes)}}} {{\n"
                       f"    {text}\n    {returned}\n}}\n")
 
     def declaration(self, name: str) -> tuple[str, str]:
@@ -110,8 +122,15 @@ class Site:
         `name`, for the call to name until the kernel plan places the site
         and supplies the real function."""
         name = name.replace("__coop_", "__coop_unplanned_", 1)
-        results = f" -> {self.result_type}" if self.result_type else ""
-        return name, f"func.func private @{name}({', '.join(self.value_types)}){results}\n"
+        return name, (f"func.func private @{name}({', '.join(self.value_types)})"
+                      f"{self._results()}\n")
+
+    def _results(self) -> str:
+        if not self.result_types:
+            return ""
+        if len(self.result_types) == 1:
+            return f" -> {self.result_types[0]}"
+        return f" -> ({', '.join(self.result_types)})"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,6 +18,7 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 
 from .. import _groups, _markers
 from ._operations import OPERATIONS
+from ._operators import check_operator, is_operator_function
 from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
 from ._temp_storage import TempStorage as QualifiedTempStorage
 from ._temp_storage import temp_storage_facts
@@ -146,9 +147,16 @@ def _operation_template(operation):
         key = operation.marker
 
         def generic(self, args, kws):
-            if len(args) != len(operation.positional):
-                raise TypingError(f"coop.{name} takes {takes} positionally; got {len(args)} "
-                                  "positional arguments")
+            count = len(operation.positional)
+            extra = operation.positional_options
+            if not count <= len(args) <= count + len(extra):
+                also = f" (and optionally {', '.join(extra)})" if extra else ""
+                raise TypingError(f"coop.{name} takes {takes}{also} positionally; got "
+                                  f"{len(args)} positional arguments")
+            doubled = sorted(set(extra[:len(args) - count]) & set(kws))
+            if doubled:
+                raise TypingError(f"coop.{name} got {', '.join(doubled)} both positionally "
+                                  "and as a keyword")
             unknown = sorted(set(kws) - set(operation.option_names))
             if unknown:
                 raise TypingError(f"coop.{name} got unexpected keyword arguments "
@@ -169,14 +177,36 @@ def _operation_template(operation):
                     raise TypingError(f"coop.{name}'s {role} must be a coop.ThreadData or a "
                                       f"local array{scalar_text if role == 'value' else ''}; "
                                       f"got {arg}")
+            value = given.get("value")
+            item = value.dtype if isinstance(value, types.Array) else value
+            operands = dict(zip(extra, args[count:]), **kws)
+            for option in operation.options:
+                if option.kind == "operator" and option.name in operands:
+                    _check_operator(operands[option.name], item, option,
+                                    f"coop.{name}'s {option.name}")
             result = types.none
             if operation.result == "fresh":
-                value = given["value"]
                 result = value.copy(layout="C", readonly=False) \
                     if isinstance(value, types.Array) else value
+            elif operation.result == "item":
+                result = value.dtype if isinstance(value, types.Array) else value
+            flag = operation.aggregate_flag
+            if flag is not None and _literal(kws.get(flag), f"coop.{name}'s {flag}"):
+                result = types.Tuple((result, item))
             return signature(result, *args, *kws.values())
 
     return Template
+
+
+def _check_operator(value_type, item, option, what):
+    """A named operator (checked when lowered) or a function of two items."""
+    if isinstance(value_type, types.StringLiteral):
+        return
+    if is_operator_function(value_type):
+        check_operator(value_type, item, what)
+        return
+    raise TypingError(f"{what} must be one of {', '.join(map(repr, option.choices))} or a "
+                      f"function of two items; got {value_type}")
 
 
 for _operation in OPERATIONS.values():

@@ -134,4 +134,87 @@ def Coop_ShuffleModeAttr : EnumAttr<Coop_Dialect, Coop_ShuffleMode,
   }];
 }
 
+
+def Coop_BinaryOp : I32EnumAttr<"BinaryOp",
+    "a named associative operator of reductions and scans", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"min", 1>,
+    I32EnumAttrCase<"max", 2>,
+    I32EnumAttrCase<"multiplies", 3>,
+    I32EnumAttrCase<"bit_and", 4>,
+    I32EnumAttrCase<"bit_or", 5>,
+    I32EnumAttrCase<"bit_xor", 6>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_BinaryOpAttr : EnumAttr<Coop_Dialect, Coop_BinaryOp, "binary_op"> {
+  let summary = "named operator of a reduction or scan (CUB's functors)";
+  let description = [{
+    `sum`, `multiplies`, `min`, `max` (as `cuda::minimum` / `maximum`:
+    `a < b ? a : b`; integers compare as unsigned when the op is marked
+    `unsigned`), `bit_and`, `bit_or`, `bit_xor` (integers only). All are
+    commutative.
+  }];
+}
+
+def Coop_ReduceAlgorithm : I32EnumAttr<"ReduceAlgorithm",
+    "how a block reduces (CUB's BlockReduceAlgorithm)", [
+    I32EnumAttrCase<"warp_reductions", 0>,
+    I32EnumAttrCase<"raking", 1>,
+    I32EnumAttrCase<"raking_commutative_only", 2>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_ReduceAlgorithmAttr : EnumAttr<Coop_Dialect, Coop_ReduceAlgorithm,
+                                        "reduce_algorithm"> {
+  let summary = "block reduction algorithm (CUB's BlockReduceAlgorithm)";
+  let description = [{
+    `warp_reductions`: every warp reduces by shuffles, then the warps'
+    aggregates are combined through shared memory. `raking`: partials go to
+    a shared raking grid that one warp reduces serially, then by shuffles
+    (any associative operator). `raking_commutative_only`: threads past the
+    first warp share their partials with it; needs a commutative operator,
+    and falls back to `raking` for partial tiles and blocks that are not a
+    whole number of warps above 32 threads (as CUB does).
+  }];
+}
+
+def Coop_ScanAlgorithm : I32EnumAttr<"ScanAlgorithm",
+    "how a block scans (CUB's BlockScanAlgorithm)", [
+    I32EnumAttrCase<"raking", 0>,
+    I32EnumAttrCase<"raking_memoize", 1>,
+    I32EnumAttrCase<"warp_scans", 2>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_ScanAlgorithmAttr : EnumAttr<Coop_Dialect, Coop_ScanAlgorithm,
+                                      "scan_algorithm"> {
+  let summary = "block scan algorithm (CUB's BlockScanAlgorithm)";
+  let description = [{
+    `raking`: partials go to a shared raking grid; one warp scans it
+    (upsweep, warp scan, downsweep) and every thread reads its prefix.
+    `raking_memoize`: the same, keeping each raking segment in registers
+    between the sweeps. `warp_scans`: every warp scans by shuffles, then each
+    thread combines the aggregates of the warps before its own.
+  }];
+}
+
+def Coop_ScanMode : I32EnumAttr<"ScanMode", "inclusive or exclusive scan", [
+    I32EnumAttrCase<"inclusive", 0>,
+    I32EnumAttrCase<"exclusive", 1>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_ScanModeAttr : EnumAttr<Coop_Dialect, Coop_ScanMode, "scan_mode"> {
+  let summary = "whether item i of a scan includes item i";
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPATTRS_TD

@@ -99,6 +99,22 @@ struct ScratchAccess {
   bool internalBlockBarrier;
 };
 
+/// CUB's BlockRakingLayout: one partial per sharing thread in a grid that
+/// `rakingThreads` threads of the first warp reduce or scan serially,
+/// `segment` partials each (padded by one slot when that avoids bank
+/// conflicts).
+struct RakingLayout {
+  int64_t sharedElements;
+  int64_t segment;
+  int64_t rakingThreads;
+  bool padded;
+
+  explicit RakingLayout(int64_t sharedElements);
+  int64_t gridElements() const { return rakingThreads * (segment + padded); }
+  /// Whether the grid holds exactly the shared elements (no bounds checks).
+  bool unguarded() const { return sharedElements % rakingThreads == 0; }
+};
+
 /// The scratch layout of CUB's BlockExchange (one warp's items at a time
 /// when time-sliced) or, for warp-like groups, WarpExchange's.
 ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced);

@@ -37,6 +37,9 @@ def Coop_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
                     "it has a scratch layout).",
       "::mlir::coop::ScratchAccess", "getScratchAccess",
       (ins "const ::mlir::coop::TileGeometry &":$tile)>,
+    InterfaceMethod<"Whether a `thread` group (the calling thread's own "
+                    "items) is a valid target.",
+      "bool", "acceptsThreadGroup", (ins), [{}], [{ return false; }]>,
   ];
   let verify = [{ return ::mlir::coop::verifyCollectiveOp($_op); }];
   let verifyWithRegions = 0;

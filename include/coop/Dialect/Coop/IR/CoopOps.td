@@ -395,4 +395,137 @@ def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
   }];
 }
 
+
+def Coop_ReduceOp : Coop_Op<"reduce", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess", "acceptsThreadGroup"]>]> {
+  let summary = "combine a group's items into one value";
+  let description = [{
+    CUB's `BlockReduce` (blocks), `WarpReduce` (warps and logical warps, by
+    shuffles) and `ThreadReduce` (`thread` groups: the calling thread's own
+    items). The operator is a named one (`op`) or a function `(T, T) -> T`
+    (`combiner`), associative; `raking_commutative_only` also needs it
+    commutative. With `valid_items` only the first `valid_items` items of
+    the tile (blocked order) take part; it must be in [1, tile size] and the
+    same in every thread. With `broadcast` every thread of the group gets
+    the aggregate; without, only the group's rank 0 (other threads get an
+    unspecified value).
+
+    Rules checked here: exactly one of `op` and `combiner`; the combiner
+    takes two items and returns one; bitwise operators and `unsigned` need
+    integer items; `algorithm` and `temp_storage` only on blocks.
+
+    ```mlir
+    %sum = coop.reduce %block, %items op = sum broadcast
+        : !coop.group<block>, memref<4xf32> -> f32
+    %m = coop.reduce %warp, %x combiner = @my_max valid_items = %n
+        : !coop.group<threads_within_warp, 8>, i32 -> i32
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
+    Optional<Index>:$valid_items,
+    Optional<Coop_TempStorage>:$temp_storage,
+    OptionalAttr<Coop_BinaryOpAttr>:$kind,
+    OptionalAttr<FlatSymbolRefAttr>:$combiner,
+    OptionalAttr<Coop_ReduceAlgorithmAttr>:$algorithm,
+    UnitAttr:$broadcast,
+    UnitAttr:$is_unsigned);
+  let results = (outs Coop_Element:$result);
+  let assemblyFormat = [{
+    $group `,` $input (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
+    (`valid_items` `=` $valid_items^)?
+    (`algorithm` `=` `` $algorithm^)?
+    (`broadcast` $broadcast^)? (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getInput().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+    ::mlir::Type getItemType() { return getResult().getType(); }
+    ::mlir::coop::ReduceAlgorithm getBlockAlgorithm() {
+      return getAlgorithm().value_or(::mlir::coop::ReduceAlgorithm::warp_reductions);
+    }
+  }];
+}
+
+def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+                              ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "prefix scan of a group's tile";
+  let description = [{
+    CUB's `BlockScan` (blocks) and `WarpScan` (warps and logical warps, by
+    shuffles) over the group's tile in blocked order. A payload `input`
+    writes the scanned tile to `output` (same type); a scalar `input` (one
+    item per thread) returns it. `inclusive`: item i combines items 0..i;
+    `exclusive`: items 0..i-1, seeded by `initial_value` (without it, the
+    first item of the tile is the named operator's identity, e.g. 0 for
+    `sum`, and unspecified for a `combiner`, as in CUB). An inclusive scan
+    with `initial_value` combines it before the first item. With
+    `aggregate` the op also returns the aggregate of the whole tile (with
+    the initial value), in every thread, as its last result.
+
+    Rules checked here: exactly one of `op` and `combiner`; the combiner
+    takes two items and returns one; results match the input's item type;
+    `algorithm` and `temp_storage` only on blocks.
+
+    ```mlir
+    coop.scan %block, %items into %out mode = exclusive op = sum
+        initial_value = %zero : i32
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    %x, %total = coop.scan %warp, %v mode = inclusive op = max aggregate
+        : !coop.group<warp>, f32 -> f32, f32
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
+    Optional<Coop_Payload>:$output,
+    Optional<Coop_Element>:$initial_value,
+    Optional<Coop_TempStorage>:$temp_storage,
+    Coop_ScanModeAttr:$mode,
+    OptionalAttr<Coop_BinaryOpAttr>:$kind,
+    OptionalAttr<FlatSymbolRefAttr>:$combiner,
+    OptionalAttr<Coop_ScanAlgorithmAttr>:$algorithm,
+    UnitAttr:$aggregate,
+    UnitAttr:$is_unsigned);
+  let results = (outs Variadic<Coop_Element>:$results);
+  let assemblyFormat = [{
+    $group `,` $input (`into` $output^)? `mode` `=` `` $mode
+    (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
+    (`initial_value` `=` $initial_value^ `:` type($initial_value))?
+    (`algorithm` `=` `` $algorithm^)?
+    (`aggregate` $aggregate^)? (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input)
+    (`,` type($output)^)? (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getInput().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+    ::mlir::Type getItemType() {
+      ::mlir::Type type = getInput().getType();
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(type))
+        return memref.getElementType();
+      return type;
+    }
+    ::mlir::coop::ScanAlgorithm getBlockAlgorithm() {
+      return getAlgorithm().value_or(::mlir::coop::ScanAlgorithm::raking);
+    }
+    bool isInclusive() { return getMode() == ::mlir::coop::ScanMode::inclusive; }
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

@@ -1,0 +1,253 @@
+//===- Combining.cpp - operators, shuffles and warp-level combining -------===//
+
+#include "Combining.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+/// `cuda::minimum` / `cuda::maximum`: `a < b ? a : b` / `a < b ? b : a`.
+static Value minOrMax(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                      bool isUnsigned, bool max) {
+  Value less;
+  if (isa<FloatType>(lhs.getType()))
+    less = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
+  else
+    less = arith::CmpIOp::create(b, loc,
+                                 isUnsigned ? arith::CmpIPredicate::ult
+                                            : arith::CmpIPredicate::slt,
+                                 lhs, rhs);
+  return arith::SelectOp::create(b, loc, less, max ? rhs : lhs,
+                                 max ? lhs : rhs);
+}
+
+Value Combiner::combine(OpBuilder &b, Location loc, Value lhs,
+                        Value rhs) const {
+  if (function)
+    return func::CallOp::create(b, loc, function, TypeRange{type},
+                                ValueRange{lhs, rhs})
+        .getResult(0);
+  bool isFloat = isa<FloatType>(type);
+  switch (*kind) {
+  case BinaryOp::sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
+  case BinaryOp::multiplies:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::MulIOp::create(b, loc, lhs, rhs));
+  case BinaryOp::min:
+    return minOrMax(b, loc, lhs, rhs, isUnsigned, /*max=*/false);
+  case BinaryOp::max:
+    return minOrMax(b, loc, lhs, rhs, isUnsigned, /*max=*/true);
+  case BinaryOp::bit_and:
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  case BinaryOp::bit_or:
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  case BinaryOp::bit_xor:
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown binary operator");
+}
+
+Value Combiner::identity(OpBuilder &b, Location loc) const {
+  if (!kind)
+    return {};
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value = APFloat::getZero(semantics);
+    if (*kind == BinaryOp::multiplies)
+      value = APFloat::getOne(semantics);
+    else if (*kind == BinaryOp::min || *kind == BinaryOp::max)
+      value = APFloat::getInf(semantics, /*Negative=*/*kind == BinaryOp::max);
+    return arith::ConstantFloatOp::create(b, loc, floatType, value);
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = APInt::getZero(width);
+  switch (*kind) {
+  case BinaryOp::multiplies:
+    value = APInt(width, 1);
+    break;
+  case BinaryOp::min:
+    value = isUnsigned ? APInt::getMaxValue(width)
+                       : APInt::getSignedMaxValue(width);
+    break;
+  case BinaryOp::max:
+    value = isUnsigned ? APInt::getMinValue(width)
+                       : APInt::getSignedMinValue(width);
+    break;
+  case BinaryOp::bit_and:
+    value = APInt::getAllOnes(width);
+    break;
+  default:
+    break;
+  }
+  return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, value));
+}
+
+Value MaybeValue::combineBefore(OpBuilder &b, Location loc,
+                                const Combiner &combiner, Value x) const {
+  if (!value)
+    return x;
+  Value combined = combiner.combine(b, loc, value, x);
+  if (!present)
+    return combined;
+  return arith::SelectOp::create(b, loc, present, combined, x);
+}
+
+//===----------------------------------------------------------------------===//
+// Shuffles
+//===----------------------------------------------------------------------===//
+
+static Value shuffle32(OpBuilder &b, Location loc, NVVM::ShflKind kind,
+                       Value value, Value offset, Value mask) {
+  // Up shuffles clamp at lane 0 of the warp; the others at lane 31.
+  int32_t clamp = kind == NVVM::ShflKind::up ? 0 : kWarpThreads - 1;
+  Value clampValue = arith::ConstantIntOp::create(b, loc, clamp, 32);
+  return NVVM::ShflOp::create(b, loc, value.getType(), mask, value, offset,
+                              clampValue, kind, UnitAttr())
+      .getResult();
+}
+
+Value lowering::shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind,
+                        Value value, Value offset, Value mask) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  Value offset32 = arith::IndexCastUIOp::create(b, loc, i32, offset);
+  if (type.isInteger(32) || type.isF32())
+    return shuffle32(b, loc, kind, value, offset32, mask);
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type bits = b.getIntegerType(width);
+  Value integer = isa<FloatType>(type)
+                      ? Value(arith::BitcastOp::create(b, loc, bits, value))
+                      : value;
+  Value moved;
+  if (width < 32) {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, integer);
+    moved = arith::TruncIOp::create(
+        b, loc, bits, shuffle32(b, loc, kind, wide, offset32, mask));
+  } else {
+    // 64 bits: the low and the high word, one shuffle each.
+    Type i64 = b.getI64Type();
+    Value low = arith::TruncIOp::create(b, loc, i32, integer);
+    Value shift = arith::ConstantIntOp::create(b, loc, 32, 64);
+    Value high = arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, integer, shift));
+    Value movedLow = arith::ExtUIOp::create(
+        b, loc, i64, shuffle32(b, loc, kind, low, offset32, mask));
+    Value movedHigh = arith::ExtUIOp::create(
+        b, loc, i64, shuffle32(b, loc, kind, high, offset32, mask));
+    moved = arith::OrIOp::create(
+        b, loc, movedLow, arith::ShLIOp::create(b, loc, movedHigh, shift));
+  }
+  return isa<FloatType>(type)
+             ? Value(arith::BitcastOp::create(b, loc, type, moved))
+             : moved;
+}
+
+Value lowering::activeLanes(OpBuilder &b, Location loc, Value warp,
+                            int64_t blockSize) {
+  Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
+  int64_t rest = blockSize % kWarpThreads;
+  if (rest == 0)
+    return all;
+  Ix ix{b, loc};
+  Value partial = arith::ConstantIntOp::create(b, loc, (1ll << rest) - 1, 32);
+  Value last = ix.eq(warp, blockSize / kWarpThreads);
+  return arith::SelectOp::create(b, loc, last, partial, all);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread and warp levels
+//===----------------------------------------------------------------------===//
+
+Value lowering::threadReduce(OpBuilder &b, Location loc,
+                             const Combiner &combiner, ArrayRef<Value> items,
+                             Value valid) {
+  Ix ix{b, loc};
+  Value result = items.front();
+  for (size_t i = 1; i < items.size(); ++i) {
+    Value combined = combiner.combine(b, loc, result, items[i]);
+    result = valid ? Value(arith::SelectOp::create(b, loc, ix.lt(ix.c(i), valid),
+                                                   combined, result))
+                   : combined;
+  }
+  return result;
+}
+
+Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
+                           Value value, Value laneInGroup, int64_t width,
+                           Value mask, Value valid) {
+  Ix ix{b, loc};
+  for (int64_t offset = 1; offset < width; offset *= 2) {
+    Value partner =
+        shuffle(b, loc, NVVM::ShflKind::bfly, value, ix.c(offset), mask);
+    if (combiner.commutative() && !valid) {
+      value = combiner.combine(b, loc, value, partner);
+      continue;
+    }
+    // Lanes hold their aligned run of `offset` lanes; the lower run comes
+    // first, and a run past `valid` holds nothing.
+    Value bit = arith::AndIOp::create(b, loc, laneInGroup, ix.c(offset));
+    Value isLower = ix.eq(bit, 0);
+    Value lower = arith::SelectOp::create(b, loc, isLower, value, partner);
+    Value upper = arith::SelectOp::create(b, loc, isLower, partner, value);
+    Value combined = combiner.combine(b, loc, lower, upper);
+    if (!valid) {
+      value = combined;
+      continue;
+    }
+    Value runStart = arith::AndIOp::create(b, loc, laneInGroup,
+                                           ix.c(~(2 * offset - 1)));
+    Value upperValid = ix.lt(ix.add(runStart, offset), valid);
+    value = arith::SelectOp::create(b, loc, upperValid, combined, lower);
+  }
+  return value;
+}
+
+Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
+                                  const Combiner &combiner, Value value,
+                                  Value laneInGroup, int64_t width,
+                                  Value mask) {
+  Ix ix{b, loc};
+  for (int64_t offset = 1; offset < width; offset *= 2) {
+    Value before =
+        shuffle(b, loc, NVVM::ShflKind::up, value, ix.c(offset), mask);
+    Value combined = combiner.combine(b, loc, before, value);
+    value = arith::SelectOp::create(b, loc, ix.ge(laneInGroup, offset),
+                                    combined, value);
+  }
+  return value;
+}
+
+SmallVector<Value> lowering::threadScan(OpBuilder &b, Location loc,
+                                        const Combiner &combiner,
+                                        ArrayRef<Value> items,
+                                        const MaybeValue &prefix,
+                                        bool inclusive) {
+  SmallVector<Value> out;
+  Value running = prefix.combineBefore(b, loc, combiner, items.front());
+  if (inclusive) {
+    out.push_back(running);
+    for (Value item : items.drop_front()) {
+      running = combiner.combine(b, loc, running, item);
+      out.push_back(running);
+    }
+    return out;
+  }
+  // Where the prefix is absent the first item is unspecified: it keeps the
+  // input item.
+  out.push_back(prefix.value ? prefix.value : items.front());
+  for (Value item : items.drop_front()) {
+    out.push_back(running);
+    running = combiner.combine(b, loc, running, item);
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+//===- Combining.h - operators, shuffles and warp-level combining -*- C++ -*-===//
+//
+// What reductions and scans share: the operator (a named one or a function
+// the host compiler supplies), shuffles of any item type, and the thread- and
+// warp-level building blocks of CUB's ThreadReduce, WarpReduceShfl and
+// WarpScanShfl. Block algorithms compose them with shared scratch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOP_LIB_CONVERSION_COOPTOGPU_COMBINING_H
+#define COOP_LIB_CONVERSION_COOPTOGPU_COMBINING_H
+
+#include "TileHelpers.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::coop::lowering {
+
+/// The operator of a reduction or scan.
+struct Combiner {
+  std::optional<BinaryOp> kind; // a named operator, or
+  FlatSymbolRefAttr function;   // a function (T, T) -> T
+  bool isUnsigned = false;
+  Type type;
+
+  /// Named operators are commutative; functions need only be associative.
+  bool commutative() const { return kind.has_value(); }
+  Value combine(OpBuilder &b, Location loc, Value lhs, Value rhs) const;
+  /// The operator's identity, or null for a function.
+  Value identity(OpBuilder &b, Location loc) const;
+};
+
+template <typename OpT>
+Combiner getCombiner(OpT op) {
+  return Combiner{op.getKind(), op.getCombinerAttr(), op.getIsUnsigned(),
+                  op.getItemType()};
+}
+
+/// A value that may be absent at run time (the prefix of the group's first
+/// thread): `present` is an i1, or null when the value is always present.
+struct MaybeValue {
+  Value value;
+  Value present;
+
+  /// `combiner(value, x)`, or `x` where the value is absent.
+  Value combineBefore(OpBuilder &b, Location loc, const Combiner &combiner,
+                      Value x) const;
+};
+
+/// One shuffle of `value` (any item type, moved as 32-bit pieces).
+/// `offset` is the lane offset (bfly, up) or source lane (idx), an index;
+/// `mask` (i32) the warp lanes taking part.
+Value shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind, Value value,
+              Value offset, Value mask);
+
+/// The warp lanes taking part in warp-level steps: all 32, except in a
+/// block's last warp when the block is not a whole number of warps.
+Value activeLanes(OpBuilder &b, Location loc, Value warp, int64_t blockSize);
+
+/// Folds `items` in order; with `valid` (an index), only the first `valid`
+/// items (at least one).
+Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,
+                   ArrayRef<Value> items, Value valid = {});
+
+/// Every lane of each group of `width` lanes gets the combination, in lane
+/// order, of its group's first `valid` lanes (all when `valid` is null).
+Value warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
+                 Value value, Value laneInGroup, int64_t width, Value mask,
+                 Value valid = {});
+
+/// Each lane gets the inclusive scan, in lane order, of its group of
+/// `width` lanes.
+Value warpInclusiveScan(OpBuilder &b, Location loc, const Combiner &combiner,
+                        Value value, Value laneInGroup, int64_t width,
+                        Value mask);
+
+/// The scanned items of one thread, given the combination of everything
+/// before them: inclusive or exclusive (where the prefix is absent, the
+/// exclusive first item is unspecified).
+SmallVector<Value> threadScan(OpBuilder &b, Location loc,
+                              const Combiner &combiner, ArrayRef<Value> items,
+                              const MaybeValue &prefix, bool inclusive);
+
+void populateReducePatterns(RewritePatternSet &patterns);
+void populateScanPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::coop::lowering
+
+#endif // COOP_LIB_CONVERSION_COOPTOGPU_COMBINING_H

@@ -1,0 +1,274 @@
+//===- Reduce.cpp - coop.reduce as CUB's reductions -----------------------===//
+//
+// Each thread first folds its own items (ThreadReduce). Warps then combine
+// by butterfly shuffles, which leave the aggregate in every lane
+// (WarpReduceShfl's work, broadcast included). Blocks follow
+// BlockReduceAlgorithm: warp reductions and one aggregate per warp in
+// scratch, or a raking grid that the first warp reduces.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Combining.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+namespace {
+
+/// The value `thenValue` builds where `condition` holds, `otherwise`
+/// elsewhere.
+Value valueIf(OpBuilder &b, Location loc, Value condition, Value otherwise,
+              llvm::function_ref<Value(OpBuilder &)> thenValue) {
+  auto guard = scf::IfOp::create(b, loc, otherwise.getType(), condition, true);
+  OpBuilder then = guard.getThenBodyBuilder();
+  scf::YieldOp::create(then, loc, thenValue(then));
+  OpBuilder other = guard.getElseBodyBuilder();
+  scf::YieldOp::create(other, loc, otherwise);
+  return guard.getResult(0);
+}
+
+/// Stores `value` at `slot` in the threads where `condition` holds.
+void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
+             Value scratch, Value slot) {
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, condition, false);
+  OpBuilder then = guard.getThenBodyBuilder();
+  memref::StoreOp::create(then, loc, value, scratch, slot);
+}
+
+/// The lanes (in lane order) whose partials take part, of a group of
+/// `width` starting at lane rank `first`: all of them (null) for full tiles
+/// of whole groups.
+Value validLanes(Ix ix, Value validThreads, Value first, int64_t width,
+                 int64_t groupThreads) {
+  if (!validThreads) {
+    if (groupThreads >= width)
+      return {};
+    return ix.c(groupThreads);
+  }
+  Value remaining = arith::SubIOp::create(ix.b, ix.loc, validThreads, first);
+  Value some = ix.lt(first, validThreads);
+  Value clamped = arith::MinUIOp::create(ix.b, ix.loc, remaining, ix.c(width));
+  return arith::SelectOp::create(ix.b, ix.loc, some, clamped, ix.c(0));
+}
+
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Ix ix{rewriter, loc};
+    Combiner combiner = getCombiner(op);
+    int64_t n = op.getItemsPerThread();
+    SmallVector<Value> items =
+        isa<MemRefType>(adaptor.getInput().getType())
+            ? readPayload(rewriter, loc, adaptor.getInput(), n)
+            : SmallVector<Value>{adaptor.getInput()};
+    Value valid = adaptor.getValidItems();
+    GroupType group = op.getGroup().getType();
+    if (group.getKind() == GroupKind::thread) {
+      rewriter.replaceOp(op, threadReduce(rewriter, loc, combiner, items, valid));
+      return success();
+    }
+
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    Value ltid = linearThreadId(rewriter, loc, op);
+    Value rank = tile->warpLike ? ix.rem(ltid, tile->groupSize) : ltid;
+    // Blocked order: the thread's first `valid - rank * n` items take part,
+    // and the first ceil(valid / n) threads have some.
+    Value threadValid, validThreads;
+    if (valid) {
+      Value first = ix.mul(rank, n);
+      Value some = ix.lt(first, valid);
+      threadValid = arith::SelectOp::create(
+          rewriter, loc, some, arith::SubIOp::create(rewriter, loc, valid, first),
+          ix.c(0));
+      validThreads = ix.div(ix.add(valid, n - 1), n);
+    }
+    Value partial = threadReduce(rewriter, loc, combiner, items, threadValid);
+
+    Value result;
+    if (tile->warpLike) {
+      Value all = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+      result = warpReduce(rewriter, loc, combiner, partial, rank,
+                          tile->groupSize, all, validThreads);
+    } else {
+      ScratchLayout layout = *op.getScratchLayout(*tile);
+      FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
+      if (failed(scratch))
+        return failure();
+      ReduceAlgorithm algorithm = op.getBlockAlgorithm();
+      bool commutativeOnly =
+          algorithm == ReduceAlgorithm::raking_commutative_only &&
+          tile->blockSize % kWarpThreads == 0 &&
+          tile->blockSize > kWarpThreads && !valid;
+      if (algorithm == ReduceAlgorithm::warp_reductions)
+        result = warpReductions(rewriter, loc, op, combiner, *tile, *scratch,
+                                ltid, partial, validThreads);
+      else if (commutativeOnly)
+        result = rakingCommutativeOnly(rewriter, loc, op, combiner, *tile,
+                                       *scratch, ltid, partial);
+      else
+        result = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
+                        partial, validThreads);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+private:
+  /// BlockReduceWarpReductions: every warp reduces, lane 0 publishes the
+  /// warp's aggregate, and after one barrier the aggregates are combined in
+  /// warp order: by every thread with broadcast (no second barrier), by
+  /// thread 0 without.
+  static Value warpReductions(OpBuilder &b, Location loc, ReduceOp op,
+                              const Combiner &combiner, const TileGeometry &tile,
+                              Value scratch, Value ltid, Value partial,
+                              Value validThreads) {
+    Ix ix{b, loc};
+    int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
+    Value warp = ix.div(ltid, kWarpThreads);
+    Value lane = ix.rem(ltid, kWarpThreads);
+    Value mask = activeLanes(b, loc, warp, tile.blockSize);
+    int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
+    Value warpValid;
+    if (validThreads)
+      warpValid = validLanes(ix, validThreads, ix.mul(warp, kWarpThreads),
+                             kWarpThreads, kWarpThreads);
+    else if (lastWarpThreads < kWarpThreads)
+      warpValid = arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
+                                          ix.c(lastWarpThreads),
+                                          ix.c(kWarpThreads));
+    Value aggregate = warpReduce(b, loc, combiner, partial, lane, kWarpThreads,
+                                 mask, warpValid);
+    if (warps == 1)
+      return aggregate;
+    storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, warp);
+    gpu::BarrierOp::create(b, loc);
+    auto combineWarps = [&](OpBuilder &at) {
+      Ix ax{at, loc};
+      Value total = memref::LoadOp::create(at, loc, scratch, ax.c(0));
+      for (int64_t w = 1; w < warps; ++w) {
+        Value next = memref::LoadOp::create(at, loc, scratch, ax.c(w));
+        Value combined = combiner.combine(at, loc, total, next);
+        total = validThreads
+                    ? Value(arith::SelectOp::create(
+                          at, loc, ax.lt(ax.c(w * kWarpThreads), validThreads),
+                          combined, total))
+                    : combined;
+      }
+      return total;
+    };
+    if (op.getBroadcast())
+      return combineWarps(b);
+    return valueIf(b, loc, ix.eq(ltid, 0), aggregate, combineWarps);
+  }
+
+  /// BlockReduceRaking: every thread places its partial in the raking grid;
+  /// the raking threads of the first warp reduce their segments serially,
+  /// then by shuffles. With broadcast, thread 0 publishes the aggregate in
+  /// the grid's first slot (every raking read is done: the shuffles consumed
+  /// them) for every thread to read after a second barrier.
+  static Value raking(OpBuilder &b, Location loc, ReduceOp op,
+                      const Combiner &combiner, const TileGeometry &tile,
+                      Value scratch, Value ltid, Value partial,
+                      Value validThreads) {
+    Ix ix{b, loc};
+    RakingLayout grid(tile.blockSize);
+    Value slot = ltid;
+    if (grid.padded)
+      slot = ix.add(ltid, ix.div(ltid, grid.segment));
+    memref::StoreOp::create(b, loc, partial, scratch, slot);
+    gpu::BarrierOp::create(b, loc);
+    Value limit = validThreads;
+    if (!limit && !grid.unguarded())
+      limit = ix.c(tile.blockSize);
+    Value result = valueIf(
+        b, loc, ix.lt(ltid, grid.rakingThreads), partial, [&](OpBuilder &at) {
+          Ix ax{at, loc};
+          Value first = ax.mul(ltid, grid.segment);
+          Value start = ax.mul(ltid, grid.segment + grid.padded);
+          Value total = memref::LoadOp::create(at, loc, scratch, start);
+          for (int64_t j = 1; j < grid.segment; ++j) {
+            Value next = memref::LoadOp::create(at, loc, scratch,
+                                                ax.add(start, j));
+            Value combined = combiner.combine(at, loc, total, next);
+            total = limit ? Value(arith::SelectOp::create(
+                                at, loc, ax.lt(ax.add(first, j), limit),
+                                combined, total))
+                          : combined;
+          }
+          int64_t width = llvm::PowerOf2Ceil(grid.rakingThreads);
+          Value lanes =
+              validThreads
+                  ? ax.div(ax.add(validThreads, grid.segment - 1), grid.segment)
+                  : (grid.rakingThreads < width ? ax.c(grid.rakingThreads)
+                                                : Value());
+          Value mask = arith::ConstantIntOp::create(
+              at, loc,
+              grid.rakingThreads == kWarpThreads
+                  ? -1
+                  : (1ll << grid.rakingThreads) - 1,
+              32);
+          return warpReduce(at, loc, combiner, total, ltid, width, mask, lanes);
+        });
+    if (!op.getBroadcast())
+      return result;
+    return broadcastFromThreadZero(b, loc, scratch, ltid, result);
+  }
+
+  /// BlockReduceRakingCommutativeOnly: the threads past the first warp share
+  /// their partials; the first warp folds them into its own and reduces by
+  /// shuffles.
+  static Value rakingCommutativeOnly(OpBuilder &b, Location loc, ReduceOp op,
+                                     const Combiner &combiner,
+                                     const TileGeometry &tile, Value scratch,
+                                     Value ltid, Value partial) {
+    Ix ix{b, loc};
+    RakingLayout grid(tile.blockSize - kWarpThreads);
+    Value sharing = ix.ge(ltid, kWarpThreads);
+    Value placed = arith::SubIOp::create(b, loc, ltid, ix.c(kWarpThreads));
+    if (grid.padded)
+      placed = ix.add(placed, ix.div(placed, grid.segment));
+    storeIf(b, loc, sharing, partial, scratch, placed);
+    gpu::BarrierOp::create(b, loc);
+    Value result = valueIf(
+        b, loc, ix.lt(ltid, kWarpThreads), partial, [&](OpBuilder &at) {
+          Ix ax{at, loc};
+          Value start = ax.mul(ltid, grid.segment + grid.padded);
+          Value total = partial;
+          for (int64_t j = 0; j < grid.segment; ++j)
+            total = combiner.combine(
+                at, loc, total,
+                memref::LoadOp::create(at, loc, scratch, ax.add(start, j)));
+          Value all = arith::ConstantIntOp::create(at, loc, -1, 32);
+          return warpReduce(at, loc, combiner, total, ltid, kWarpThreads, all);
+        });
+    if (!op.getBroadcast())
+      return result;
+    return broadcastFromThreadZero(b, loc, scratch, ltid, result);
+  }
+
+  static Value broadcastFromThreadZero(OpBuilder &b, Location loc,
+                                       Value scratch, Value ltid, Value value) {
+    Ix ix{b, loc};
+    storeIf(b, loc, ix.eq(ltid, 0), value, scratch, ix.c(0));
+    gpu::BarrierOp::create(b, loc);
+    return memref::LoadOp::create(b, loc, scratch, ix.c(0));
+  }
+};
+
+} // namespace
+
+void lowering::populateReducePatterns(RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering>(patterns.getContext());
+}

@@ -1,0 +1,266 @@
+//===- Scan.cpp - coop.scan as CUB's scans --------------------------------===//
+//
+// Each thread folds its own items, the group scans the threads' partials
+// exclusively, and each thread scans its items seeded with its prefix
+// (CUB's ThreadScan). Warps scan by up-shuffles (WarpScanShfl); blocks
+// follow BlockScanAlgorithm: warp scans and the warps' aggregates through
+// scratch, or a raking grid that the first warp scans.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Combining.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+namespace {
+
+/// The group-wide exclusive prefix of a thread's partial and the group's
+/// aggregate (the initial value is not in them yet).
+struct GroupScan {
+  MaybeValue prefix;
+  Value aggregate;
+};
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+/// WarpScanShfl over groups of `width` lanes: the inclusive scan, the lane
+/// before's value as the exclusive prefix, the last lane's as the aggregate.
+GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
+                   Value partial, Value laneInGroup, Value lane, int64_t width,
+                   int64_t lanes, Value mask) {
+  Ix ix{b, loc};
+  Value inclusive =
+      warpInclusiveScan(b, loc, combiner, partial, laneInGroup, width, mask);
+  Value before = shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);
+  Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
+                      lanes - 1);
+  Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
+  return {{before, ix.ge(laneInGroup, 1)}, aggregate};
+}
+
+struct ScanLowering : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Ix ix{rewriter, loc};
+    Combiner combiner = getCombiner(op);
+    int64_t n = op.getItemsPerThread();
+    bool payload = isa<MemRefType>(adaptor.getInput().getType());
+    SmallVector<Value> items =
+        payload ? readPayload(rewriter, loc, adaptor.getInput(), n)
+                : SmallVector<Value>{adaptor.getInput()};
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    Value ltid = linearThreadId(rewriter, loc, op);
+    Value partial = threadReduce(rewriter, loc, combiner, items);
+    // Named operators seed with their identity: an exclusive scan's first
+    // item is then defined (0 for sums), and no select guards the first
+    // thread.
+    Value initial = adaptor.getInitialValue();
+    Value seed = initial ? initial : combiner.identity(rewriter, loc);
+
+    GroupScan scan;
+    if (tile->warpLike) {
+      Value lane = ix.rem(ltid, kWarpThreads);
+      Value rank = ix.rem(ltid, tile->groupSize);
+      scan = warpScan(rewriter, loc, combiner, partial, rank, lane,
+                      tile->groupSize, tile->groupSize,
+                      i32Constant(rewriter, loc, -1));
+    } else {
+      ScratchLayout layout = *op.getScratchLayout(*tile);
+      FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
+      if (failed(scratch))
+        return failure();
+      if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
+        scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
+                         partial);
+      else
+        scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
+                      partial, seed, initial);
+    }
+    MaybeValue prefix = scan.prefix;
+    Value aggregate = scan.aggregate;
+    bool seededByRaking = !tile->warpLike &&
+                          op.getBlockAlgorithm() != ScanAlgorithm::warp_scans;
+    if (seed && !seededByRaking) {
+      Value seeded = combiner.combine(rewriter, loc, seed, prefix.value);
+      if (prefix.present)
+        seeded = arith::SelectOp::create(rewriter, loc, prefix.present, seeded,
+                                         seed);
+      prefix = {seeded, Value()};
+    }
+    if (initial && aggregate && !seededByRaking)
+      aggregate = combiner.combine(rewriter, loc, initial, aggregate);
+    SmallVector<Value> scanned =
+        threadScan(rewriter, loc, combiner, items, prefix, op.isInclusive());
+    SmallVector<Value> results;
+    if (payload)
+      writePayload(rewriter, loc, adaptor.getOutput(), scanned);
+    else
+      results.push_back(scanned.front());
+    if (op.getAggregate())
+      results.push_back(aggregate);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+private:
+  /// BlockScanWarpScans: every warp scans; the last lane of each warp
+  /// publishes the warp's aggregate; after one barrier every thread combines
+  /// the aggregates of the warps before its own (CUB's ApplyWarpAggregates,
+  /// unrolled over the warps) and of all of them.
+  static GroupScan warpScans(OpBuilder &b, Location loc,
+                             const Combiner &combiner, const TileGeometry &tile,
+                             Value scratch, Value ltid, Value partial) {
+    Ix ix{b, loc};
+    int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
+    Value warp = ix.div(ltid, kWarpThreads);
+    Value lane = ix.rem(ltid, kWarpThreads);
+    Value mask = activeLanes(b, loc, warp, tile.blockSize);
+    int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
+    Value inclusive =
+        warpInclusiveScan(b, loc, combiner, partial, lane, kWarpThreads, mask);
+    Value before = shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);
+    Value laneHas = ix.ge(lane, 1);
+    if (warps == 1) {
+      Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
+                                ix.c(lastWarpThreads - 1), mask);
+      return {{before, laneHas}, aggregate};
+    }
+    Value lastLane =
+        lastWarpThreads == kWarpThreads
+            ? ix.c(kWarpThreads - 1)
+            : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
+                                            ix.c(lastWarpThreads - 1),
+                                            ix.c(kWarpThreads - 1)));
+    auto publish = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane),
+        false);
+    {
+      OpBuilder then = publish.getThenBodyBuilder();
+      memref::StoreOp::create(then, loc, inclusive, scratch, warp);
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
+    Value warpPrefix = total;
+    for (int64_t w = 1; w < warps; ++w) {
+      if (w > 1)
+        warpPrefix =
+            arith::SelectOp::create(b, loc, ix.eq(warp, w), total, warpPrefix);
+      total = combiner.combine(
+          b, loc, total, memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+    }
+    Value warpHas = ix.ge(warp, 1);
+    Value withWarp = arith::SelectOp::create(
+        b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before), before);
+    Value value = arith::SelectOp::create(b, loc, laneHas, withWarp, warpPrefix);
+    Value present = arith::OrIOp::create(b, loc, laneHas, warpHas);
+    return {{value, present}, total};
+  }
+
+  /// BlockScanRaking: every thread places its partial in the raking grid;
+  /// the raking threads of the first warp reduce their segments (upsweep),
+  /// scan the segment totals by shuffles (seeded by `seed`), and
+  /// write each slot's exclusive prefix back (downsweep, re-reading the
+  /// segment, or from registers with raking_memoize); after a second barrier
+  /// each thread reads its prefix.
+  static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
+                          const Combiner &combiner, const TileGeometry &tile,
+                          Value scratch, Value ltid, Value partial, Value seed,
+                          Value initial) {
+    Ix ix{b, loc};
+    RakingLayout grid(tile.blockSize);
+    bool memoize = op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize;
+    Value slot = ltid;
+    if (grid.padded)
+      slot = ix.add(ltid, ix.div(ltid, grid.segment));
+    memref::StoreOp::create(b, loc, partial, scratch, slot);
+    gpu::BarrierOp::create(b, loc);
+
+    auto rake = scf::IfOp::create(b, loc, TypeRange{},
+                                  ix.lt(ltid, grid.rakingThreads), false);
+    {
+      OpBuilder at = rake.getThenBodyBuilder();
+      Ix ax{at, loc};
+      Value first = ax.mul(ltid, grid.segment);
+      Value start = ax.mul(ltid, grid.segment + grid.padded);
+      auto inTile = [&](int64_t j) -> Value {
+        if (grid.unguarded())
+          return {};
+        return ax.lt(ax.add(first, j), tile.blockSize);
+      };
+      SmallVector<Value> segment;
+      for (int64_t j = 0; j < grid.segment; ++j)
+        segment.push_back(
+            memref::LoadOp::create(at, loc, scratch, ax.add(start, j)));
+      Value total = segment.front();
+      for (int64_t j = 1; j < grid.segment; ++j) {
+        Value combined = combiner.combine(at, loc, total, segment[j]);
+        Value guard = inTile(j);
+        total = guard ? Value(arith::SelectOp::create(at, loc, guard, combined,
+                                                      total))
+                      : combined;
+      }
+      int64_t width = llvm::PowerOf2Ceil(grid.rakingThreads);
+      Value mask = i32Constant(at, loc,
+                               grid.rakingThreads == kWarpThreads
+                                   ? -1
+                                   : (1ll << grid.rakingThreads) - 1);
+      GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid, width,
+                                    grid.rakingThreads, mask);
+      MaybeValue running = segments.prefix;
+      if (seed)
+        running = {arith::SelectOp::create(
+                       at, loc, running.present,
+                       combiner.combine(at, loc, seed, running.value), seed),
+                   Value()};
+      for (int64_t j = 0; j < grid.segment; ++j) {
+        Value item = memoize ? segment[j]
+                             : Value(memref::LoadOp::create(
+                                   at, loc, scratch, ax.add(start, j)));
+        // Raking thread 0 without an initial value has no prefix: its first
+        // slot holds an unspecified value that thread 0 never uses.
+        memref::StoreOp::create(at, loc, running.value, scratch,
+                                ax.add(start, j));
+        running = {running.combineBefore(at, loc, combiner, item), Value()};
+      }
+      if (op.getAggregate()) {
+        Value aggregate = segments.aggregate;
+        if (initial)
+          aggregate = combiner.combine(at, loc, initial, aggregate);
+        auto publish = scf::IfOp::create(at, loc, TypeRange{}, ax.eq(ltid, 0),
+                                         false);
+        OpBuilder then = publish.getThenBodyBuilder();
+        memref::StoreOp::create(then, loc, aggregate, scratch,
+                                Ix{then, loc}.c(grid.gridElements()));
+      }
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value prefix = memref::LoadOp::create(b, loc, scratch, slot);
+    Value aggregate;
+    if (op.getAggregate())
+      aggregate =
+          memref::LoadOp::create(b, loc, scratch, ix.c(grid.gridElements()));
+    return {{prefix, seed ? Value() : ix.ge(ltid, 1)}, aggregate};
+  }
+};
+
+} // namespace
+
+void lowering::populateScanPatterns(RewritePatternSet &patterns) {
+  patterns.add<ScanLowering>(patterns.getContext());
+}

@@ -1,0 +1,176 @@
+"""reduce, sum and the scans on the GPU: every block algorithm, warps and
+logical warps of 1..32 lanes, threads, 1-D, 2-D and 3-D blocks (also blocks
+that are not whole warps), items per thread 1..8, the named operators over
+integer and floating dtypes, partial tiles; each thread's result checked
+against a NumPy model."""
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.gpu
+pytest.importorskip("numba_cuda_mlir")
+
+import collective_models as cm  # noqa: E402
+
+GRID = 3
+BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
+                 ("int8", (32, 1, 1), 1), ("uint64", (256, 1, 1), 2),
+                 ("float32", (8, 16, 1), 8), ("int16", (1024, 1, 1), 1),
+                 ("int32", (16, 2, 2), 3), ("uint32", (40, 1, 1), 2))
+WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 1),
+                ("uint16", (96, 1, 1), 3))
+
+
+def _values(rng, dtype, shape, op):
+    """Small integers (also as floats): sums and products of a tile stay
+    exact, so results compare equal whatever the combination order."""
+    dtype = np.dtype(dtype)
+    if op == "multiplies":
+        # Mostly ones: products of a whole tile stay representable.
+        return np.where(rng.random(shape) < 0.05, 2, 1).astype(dtype)
+    low = 0 if dtype.kind == "u" else -8
+    return rng.integers(low, 9, shape).astype(dtype)
+
+
+def _ops(dtype):
+    ops = ["sum", "min", "max", "multiplies"]
+    if np.dtype(dtype).kind in "iu":
+        ops += ["bit_and", "bit_or", "bit_xor"]
+    return ops
+
+
+def _reduce_cases():
+    for algorithm in cm.REDUCE_ALGORITHMS:
+        for dtype, block, ipt in BLOCK_CONFIGS:
+            yield (None, algorithm, dtype, block, ipt)
+    for width in (1, 2, 4, 8, 16, 32):
+        for dtype, block, ipt in WARP_CONFIGS:
+            yield (width, None, dtype, block, ipt)
+    for dtype, block, ipt in BLOCK_CONFIGS[:3]:
+        yield (0, None, dtype, block, ipt)
+
+
+def _run_reduce(width, algorithm, dtype, block, ipt, op, broadcast, scalar, valid):
+    from numba_cuda_mlir import cuda
+
+    threads = int(np.prod(block))
+    per_thread = 1 if scalar else ipt
+    size = threads if width is None else (width or 1)
+    rng = np.random.default_rng(11)
+    values = _values(rng, dtype, (GRID, threads, per_thread), op)
+    dst = cuda.device_array(GRID * threads, values.dtype)
+    kernel = cm.reduce_kernel(per_thread, width, op, algorithm, broadcast, scalar,
+                              valid is not None)
+    kernel[GRID, block](cuda.to_device(values.reshape(-1)), dst, valid or 0)
+    got = dst.copy_to_host().reshape(GRID, threads // size, size)
+    groups = values.reshape(GRID, threads // size, size, per_thread)
+    for b in range(GRID):
+        for g in range(threads // size):
+            expected = cm.reduce_model(op, groups[b, g], valid)
+            ranks = slice(None) if broadcast or width is not None else slice(0, 1)
+            assert np.all(got[b, g, ranks] == expected), (b, g, got[b, g, ranks], expected)
+
+
+@pytest.mark.parametrize("width,algorithm,dtype,block,ipt", list(_reduce_cases()), ids=str)
+def test_reduce(width, algorithm, dtype, block, ipt):
+    for op in _ops(dtype):
+        _run_reduce(width, algorithm, dtype, block, ipt, op, True, False, None)
+    _run_reduce(width, algorithm, dtype, block, ipt, "sum", False, False, None)
+
+
+@pytest.mark.parametrize("width,algorithm,dtype,block,ipt", list(_reduce_cases()), ids=str)
+def test_reduce_partial_and_scalar(width, algorithm, dtype, block, ipt):
+    threads = int(np.prod(block))
+    size = threads if width is None else (width or 1)
+    tile = size * ipt
+    for valid in sorted({1, max(1, tile // 3), tile - 1 if tile > 1 else 1, tile}):
+        _run_reduce(width, algorithm, dtype, block, ipt, "max", True, False, valid)
+    if width != 0:
+        _run_reduce(width, algorithm, dtype, block, ipt, "sum", True, True, None)
+        _run_reduce(width, algorithm, dtype, block, ipt, "min", True, True, max(1, size // 2))
+
+
+def _scan_cases():
+    for algorithm in cm.SCAN_ALGORITHMS:
+        for dtype, block, ipt in BLOCK_CONFIGS:
+            yield (None, algorithm, dtype, block, ipt)
+    for width in (1, 2, 4, 8, 16, 32):
+        for dtype, block, ipt in WARP_CONFIGS:
+            yield (width, None, dtype, block, ipt)
+
+
+def _run_scan(width, algorithm, dtype, block, ipt, op, mode, scalar, initial):
+    from numba_cuda_mlir import cuda
+
+    threads = int(np.prod(block))
+    per_thread = 1 if scalar else ipt
+    size = threads if width is None else width
+    rng = np.random.default_rng(5)
+    values = _values(rng, dtype, (GRID, threads, per_thread), op)
+    dst = cuda.device_array(values.size, values.dtype)
+    agg = cuda.device_array(GRID * threads, values.dtype)
+    kernel = cm.scan_kernel(per_thread, width, mode, op, algorithm, scalar,
+                            initial is not None)
+    init = np.dtype(dtype).type(initial if initial is not None else 0)
+    kernel[GRID, block](cuda.to_device(values.reshape(-1)), dst, agg, init)
+    got = dst.copy_to_host().reshape(GRID, threads // size, size, per_thread)
+    aggregates = agg.copy_to_host().reshape(GRID, threads // size, size)
+    groups = values.reshape(GRID, threads // size, size, per_thread)
+    inclusive = mode == "inclusive"
+    for b in range(GRID):
+        for g in range(threads // size):
+            seed = init if initial is not None else (
+                None if inclusive else cm.identity(op, dtype))
+            expected, total = cm.scan_model(op, groups[b, g], inclusive, seed)
+            np.testing.assert_array_equal(got[b, g], expected, err_msg=f"{b} {g}")
+            assert np.all(aggregates[b, g] == total), (b, g, aggregates[b, g], total)
+
+
+@pytest.mark.parametrize("width,algorithm,dtype,block,ipt", list(_scan_cases()), ids=str)
+def test_scan(width, algorithm, dtype, block, ipt):
+    for mode in ("inclusive", "exclusive"):
+        for op in ("sum", "max", "multiplies") if mode == "exclusive" else _ops(dtype):
+            _run_scan(width, algorithm, dtype, block, ipt, op, mode, False, None)
+        _run_scan(width, algorithm, dtype, block, ipt, "sum", mode, False, 3)
+        _run_scan(width, algorithm, dtype, block, ipt, "min", mode, True, 2)
+        _run_scan(width, algorithm, dtype, block, ipt, "sum", mode, True, None)
+
+
+def first(a, b):
+    return a
+
+
+def last(a, b):
+    return b
+
+
+def larger(a, b):
+    return a if a > b else b
+
+
+OPERATOR_CASES = [case for case in _reduce_cases() if case[0] in (None, 4, 32, 0)
+                  and case[2] in ("int32", "float64", "uint16")]
+
+
+@pytest.mark.parametrize("width,algorithm,dtype,block,ipt", OPERATOR_CASES, ids=str)
+def test_reduce_with_operator_functions(width, algorithm, dtype, block, ipt):
+    """`first` and `last` are associative and not commutative: any
+    combination out of tile order changes the result."""
+    for op in (first, last, larger):
+        if algorithm == "raking_commutative_only" and op is not larger:
+            continue
+        _run_reduce(width, algorithm, dtype, block, ipt, op, True, False, None)
+    threads = int(np.prod(block))
+    size = threads if width is None else (width or 1)
+    _run_reduce(width, algorithm, dtype, block, ipt, last, True, False, max(1, size * ipt - 2))
+
+
+SCAN_OPERATOR_CASES = [case for case in _scan_cases() if case[0] in (None, 8, 32)
+                       and case[2] in ("int32", "float64", "uint16")]
+
+
+@pytest.mark.parametrize("width,algorithm,dtype,block,ipt", SCAN_OPERATOR_CASES, ids=str)
+def test_scan_with_operator_functions(width, algorithm, dtype, block, ipt):
+    for op in (first, last, larger):
+        _run_scan(width, algorithm, dtype, block, ipt, op, "inclusive", False, None)
+        _run_scan(width, algorithm, dtype, block, ipt, op, "exclusive", False, 4)
