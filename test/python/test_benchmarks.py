@@ -190,3 +190,314 @@ def test_numba_exchange_reads_the_reference_output():
     (r1, _), (r2, _) = summary["ratios"]["tile"][0], summary["ratios"]["loop"][0]
     assert abs(r1 - 0.9) < 1e-9 and abs(r2 - 2.0) < 1e-9
     assert summary["bad"] == [loop] and summary["local"] == []
+
+
+# ---- numba_reduce_scan.py (cuda.coop reduce/sum and scans against cub_reduce_scan.cu) ----------
+
+REDUCE_SCAN_CU = ROOT / "benchmarks" / "reference" / "cub_reduce_scan.cu"
+REDUCE_SCAN_BINARY = ROOT / "build" / "reference" / "cub_reduce_scan"
+
+
+def _numba_reduce_scan():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import numba_reduce_scan
+
+    return numba_reduce_scan
+
+
+def test_numba_reduce_scan_configurations_are_the_references():
+    """The script's configurations are cub_reduce_scan.cu's add_all, in its order (read from the
+    source; and from `cub_reduce_scan list` when a built reference is at hand)."""
+    bench = _numba_reduce_scan()
+    configs = bench.configurations()
+    keys = [c.key for c in configs]
+    assert len(keys) == len(set(keys)) == 1284
+    assert keys == bench.reference_table(REDUCE_SCAN_CU.read_text())
+    for mode in bench.MODES:
+        assert f'"{mode}"' in REDUCE_SCAN_CU.read_text()
+    if REDUCE_SCAN_BINARY.exists() and \
+            REDUCE_SCAN_BINARY.stat().st_mtime >= REDUCE_SCAN_CU.stat().st_mtime:
+        listed = subprocess.run([str(REDUCE_SCAN_BINARY), "list"], capture_output=True, text=True,
+                                check=True).stdout.split()
+        assert [tuple(listed[j:j + 6]) for j in range(0, len(listed), 6)] == \
+            [tuple(map(str, k)) for k in keys]
+    # cub_reduce_scan's filters: f32/f64 alias float32/float64, "all" matches anything.
+    chosen = bench.select(configs, ["loop", "all", "f64", "1024", "4"])
+    assert [c.key for c in chosen] == [
+        ("loop", m, "float64", 1024, 4, w) for m, w in
+        [(m, 0) for m in bench.MODES if not m.startswith("warp_")] +
+        [("warp_sum", w) for w in (32, 16, 8)] +
+        [(m, w) for m in ("warp_inclusive_sum", "warp_exclusive_sum") for w in (32, 16)]]
+    assert len(bench.select(configs, ["all", "all", "int32"])) == 330
+    assert {c.key for c in configs if c.carry} == {
+        c.key for c in configs if c.mode.startswith("exclusive_sum_prefix.")}
+
+
+# A direct port of cub_reduce_scan.cu's host models (loop_pos, host_reduce, host_scan and the
+# verify_* loops), item by item, to check the benchmark's vectorized NumPy model against.
+
+def _cub_input_value(j):
+    h = (j * 2654435761) & 0xFFFFFFFF
+    h ^= h >> 15
+    h = (h * 2246822519) & 0xFFFFFFFF
+    h ^= h >> 13
+    return h % 15 - 7
+
+
+def _cub_loop_pos(p, block, ipt, width):
+    if width == 0:
+        return (p % ipt) * block + p // ipt
+    g, q = divmod(p, width * ipt)
+    return g * width * ipt + (q % ipt) * width + q // ipt
+
+
+def _cub_wrap(x):
+    if isinstance(x, np.integer):
+        return x & type(x)(255)
+    return x - np.floor(x * type(x)(0.00390625)) * type(x)(256)
+
+
+def _cub_reduce(kind, xs):
+    acc = xs[0]
+    for x in xs[1:]:
+        acc = max(acc, x) if kind == "max" else acc + x
+    return acc
+
+
+def _cub_scan(kind, xs, prefix):
+    dtype = type(xs[0])
+    lowest = np.iinfo(dtype).min if np.issubdtype(dtype, np.integer) else np.finfo(dtype).min
+    run = dtype(lowest) if kind == "exclusive_max" else prefix
+    out, total = [], dtype(0)
+    for x in xs:
+        total = dtype(total + x)
+        if kind == "inclusive_sum":
+            run = dtype(run + x)
+            out.append(run)
+        else:
+            out.append(run)
+            run = dtype(max(run, x)) if kind == "exclusive_max" else dtype(run + x)
+    return out, total
+
+
+def _cub_model(c, memory, k, reps):
+    """The reference's expectation for block (tile) k whose input is `memory` (its tile)."""
+    groups, gt, tile = c.groups, c.group_tile, c.tile
+    dtype = type(memory[0])
+    valid = tile - (k * 7919) % tile if c.partial else gt
+    if c.kernel == "tile" and c.family == "reduce":
+        return [_cub_reduce(c.kind, list(memory[g * gt:g * gt + valid])) for g in range(groups)]
+    if c.kernel == "tile":
+        out = []
+        for g in range(groups):
+            out += _cub_scan(c.kind, list(memory[g * gt:(g + 1) * gt]), dtype(0))[0]
+        return out
+    logical = [memory[_cub_loop_pos(p, c.block, c.ipt, c.width)] for p in range(tile)]
+    for g in range(groups):
+        x = logical[g * gt:(g + 1) * gt]
+        total = dtype(0)
+        for _ in range(reps):
+            if c.family == "reduce":
+                aggregate = _cub_reduce(c.kind, x[:valid])
+                x[:c.ipt] = [_cub_wrap(dtype(v + aggregate)) for v in x[:c.ipt]]
+            else:
+                o, s = _cub_scan(c.kind, x, total if c.family == "prefix" else dtype(0))
+                total = _cub_wrap(dtype(total + s))
+                x = [_cub_wrap(v) for v in o]
+        logical[g * gt:(g + 1) * gt] = x
+    out = [None] * tile
+    for p in range(tile):
+        out[_cub_loop_pos(p, c.block, c.ipt, c.width)] = logical[p]
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32"])
+def test_numba_reduce_scan_model_is_the_references(dtype):
+    """The benchmark's NumPy model (input, tile and loop kernels of every mode, partial tiles,
+    the prefix modes' running total) computes what cub_reduce_scan.cu's host model expects,
+    and its scans and reductions are the collective models the GPU tests check coop against."""
+    import collective_models as cm
+
+    bench = _numba_reduce_scan()
+    j = np.arange(3000)
+    assert np.array_equal(bench.input_values(3000), [_cub_input_value(int(i)) for i in j])
+    values = bench.input_values(1 << 14).astype(dtype)
+    for mode in bench.MODES:
+        width = 16 if mode.startswith("warp_") else 0
+        for kernel in ("tile", "loop"):
+            c = bench.Config(kernel, mode, dtype, 64, 3, width)
+            k = np.array([0, 1, 5, 40])
+            tiles = values[:50 * c.tile].reshape(50, c.tile)[k]
+            reps = 3
+            if kernel == "loop":
+                got = bench.model_loop(c, tiles.copy(), k, reps)
+            elif c.family == "prefix":
+                run = values[:4 * c.tile]
+                got = bench.model_prefix_tile(c, run).reshape(4, c.tile)
+                # the reference: tile after tile, each scanned from the running total
+                total, want = np.float64(0), []
+                for t in range(4):
+                    o, s = _cub_scan("exclusive_sum_prefix", list(run[t * c.tile:(t + 1) * c.tile]),
+                                     run.dtype.type(total))
+                    want.append(o)
+                    total = run.dtype.type(total + s)
+                assert np.array_equal(got, np.array(want)), (kernel, mode)
+                continue
+            else:
+                got = bench.model_tile(c, tiles, k)
+            for s, block in enumerate(k):
+                want = _cub_model(c, list(tiles[s]), int(block), reps)
+                assert np.array_equal(got[s], np.array(want, dtype=dtype)), (kernel, mode, block)
+            if kernel == "tile":
+                # the collective models (blocked tiles, one group each)
+                x = tiles.reshape(len(k), c.groups, c.group_tile)
+                for s in range(len(k)):
+                    for g in range(c.groups):
+                        items = x[s, g].reshape(-1, c.ipt)
+                        if c.family == "reduce":
+                            valid = bench.valid_items(k[s], c.tile) if c.partial else None
+                            assert got[s, g] == cm.reduce_model(c.kind, items, valid)
+                        else:
+                            op = "max" if c.kind == "exclusive_max" else "sum"
+                            initial = (bench.lowest(x.dtype) if op == "max" else
+                                       None if c.kind == "inclusive_sum" else x.dtype.type(0))
+                            want = cm.scan_model(op, items, c.kind == "inclusive_sum", initial)[0]
+                            span = slice(g * c.group_tile, (g + 1) * c.group_tile)
+                            assert np.array_equal(got[s, span], want.reshape(-1)), (mode, g)
+
+
+def test_numba_reduce_scan_kernel_sources_follow_the_reference():
+    """The generated kernels: transpose loads (per logical warp for warp modes), broadcast=False
+    reductions written by rank 0, valid(k) for partial tiles, the carried running total of the
+    prefix modes, the feedback wrap in the item type, striped loop loads."""
+    bench = _numba_reduce_scan()
+    src = bench.kernel_source(bench.Config("tile", "sum_partial.raking_commutative_only",
+                                           "int32", 256, 4, 0))
+    assert 'coop.load(group, src, a, offset=base, algorithm="transpose", valid_items=valid)' in src
+    assert "valid = np.int32(1024 - (k * 7919) % 1024)" in src
+    assert ('coop.sum(group, a, valid_items=valid, broadcast=False, '
+            'algorithm="raking_commutative_only")') in src
+    assert "if tid == 0:\n        dst[k] = r" in src
+    src = bench.kernel_source(bench.Config("tile", "warp_sum", "int64", 256, 4, 8))
+    assert "group = coop.this_warp().group_by(8)" in src and "algorithm=" not in \
+        src.split("coop.sum")[1]
+    assert "if tid % 8 == 0:\n        dst[k * 32 + tid // 8] = r" in src
+    src = bench.kernel_source(bench.Config("loop", "max.warp_reductions", "float32", 128, 1, 0))
+    assert 'coop.reduce(group, a, "max", broadcast=False, algorithm="warp_reductions")' in src
+    assert 'algorithm="striped"' in src and "x - np.floor(x * Q) * K" in src
+    src = bench.kernel_source(bench.Config("tile", "exclusive_sum_prefix.warp_scans", "int32",
+                                           256, 4, 0))
+    assert "o, aggregate = coop.exclusive_sum(group, a, block_aggregate=True, " \
+        'algorithm="warp_scans")' in src
+    assert "o[i] = T(o[i] + running)" in src and "running = T(running + aggregate)" in src
+    assert "range(b * tiles // blocks, (b + 1) * tiles // blocks)" in src
+    src = bench.kernel_source(bench.Config("loop", "exclusive_sum_prefix.raking", "int64",
+                                           256, 4, 0))
+    assert "a[i] = T((o[i] + running) & 255)" in src
+    assert "running = T((running + aggregate) & 255)" in src
+    src = bench.kernel_source(bench.Config("loop", "exclusive_max.raking_memoize", "int32",
+                                           128, 1, 0))
+    assert 'coop.exclusive_scan(group, a, "max", initial_value=LOWEST, ' \
+        'algorithm="raking_memoize")' in src
+
+
+@pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
+def test_numba_reduce_scan_compile_only(tmp_path):
+    """The script's --compile-only path: every mode at block 256, ipt 4, int32 (block, warps of
+    32, 16 and 8), tile and loop kernels, compiles for sm_90 without local memory."""
+    pytest.importorskip("numba_cuda_mlir")
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "numba_reduce_scan.py"),
+                             str(tmp_path), "all", "all", "int32", "256", "4", "--compile-only"],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rows = [line.split() for line in result.stdout.splitlines()
+            if line.startswith(("tile ", "loop "))]
+    bench = _numba_reduce_scan()
+    expected = bench.select(bench.configurations(), ["all", "all", "int32", "256", "4"])
+    assert sorted(tuple(r[:6]) for r in rows) == sorted(tuple(map(str, c.key)) for c in expected)
+    assert all(r[-1] == ("(carry)" if r[1].startswith("exclusive_sum_prefix.") else "0")
+               for r in rows), result.stdout
+    assert all(r[-2] == "0" for r in rows if r[-1] == "(carry)")
+    assert f"local memory: none in {len(expected)} kernels" in result.stdout
+    assert len(list(tmp_path.glob("coop_*.ptx"))) == len(rows) == len(expected) == 52
+
+
+def test_numba_reduce_scan_kernels_compile_in_process(tmp_path):
+    """Kernels of each family in process, in the 8-byte and float types: the facts the table
+    reports (CUB's per-iteration barriers where the reuse barrier is the only extra one; no
+    scratch and no block barrier for warps), and float32 feedback that stays in float32."""
+    pytest.importorskip("numba_cuda_mlir")
+    bench = _numba_reduce_scan()
+    keys = [("loop", "sum.raking", "float32", 256, 4, 0),
+            ("tile", "sum_partial.warp_reductions", "int64", 128, 1, 0),
+            ("loop", "warp_sum", "float64", 256, 4, 8),
+            ("tile", "warp_exclusive_sum", "int64", 256, 4, 16),
+            ("loop", "exclusive_max.warp_scans", "float32", 256, 4, 0),
+            ("tile", "exclusive_sum_prefix.raking_memoize", "float64", 256, 4, 0),
+            ("loop", "exclusive_sum_prefix.warp_scans", "float32", 256, 8, 0)]
+    rows = bench.compile_only([bench.Config(*k) for k in keys], tmp_path)
+    facts = {c.key: f for c, _, _, f in rows}
+    for c, _, _, f in rows:
+        assert f["local"] in (0, None) and not f["depot"], c
+        if not c.looped:
+            assert (f["ptx_bar"], f["ptx_wsync"]) == (f["mlir_bar"], f["mlir_wsync"]), c
+    assert facts[keys[0]]["bar"] == 2           # raking: 1, and the loop's reuse barrier
+    assert facts[keys[2]]["bar"] == facts[keys[2]]["smem"] == 0   # logical-warp shuffles only
+    assert facts[keys[3]]["bar"] == 0 and facts[keys[3]]["smem"] > 0  # the warp transposes
+    assert facts[keys[4]]["bar"] == 2           # warp_scans: 1, and the reuse barrier
+    assert facts[keys[5]]["bar"] > 0 and facts[keys[5]]["smem"] >= 256 * 4 * 8
+    for key in (keys[0], keys[4], keys[6]):
+        ptx = (tmp_path / ("coop_" + "_".join(map(str, key)) + ".ptx")).read_text()
+        assert "cvt.f64.f32" not in ptx and "cvt.rmi.f32.f32" in ptx, key
+
+
+def test_numba_reduce_scan_reads_the_reference_output():
+    """cub_reduce_scan's lines (its printf formats) and demangled kernel names (cu++filt's and
+    c++filt's) are read for every configuration, and the table's speed ratio is coop/CUB for
+    GB/s, CUB/coop for ns/op; prefix rows are marked (carry)."""
+    bench = _numba_reduce_scan()
+    configs = bench.configurations()
+    lines = ["# cub_reduce_scan: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192",
+             "%-28s %8.1f GB/s" % ("cudaMemcpy D2D (anchor)", 4100.0)]
+    for n, c in enumerate(configs):
+        head = "%-4s %-36s %-7s block=%4d ipt=%2d width=%2d " % c.key
+        tail = ("ms=%9.4f GB/s=%8.1f %%memcpy=%6.1f temp=%6d %s" % (0.25, 4000.0 + n, 97.5, 44,
+                                                                   "OK")
+                if c.kernel == "tile" else
+                "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (0.5, 0.01, 10.0 + n, 16,
+                                                                   "FAIL" if n == 3 else "OK"))
+        lines.append(head + tail)
+    cub = bench.parse_reference("\n".join(lines))
+    assert set(cub) == {c.key for c in configs}
+    assert cub[configs[3].key] == {"value": 13.0, "ms": 0.5, "temp": 16, "ok": False}
+    assert cub[configs[0].key]["value"] == 4000.0
+
+    for pretty, key in [
+        ("void reduce_tile_kernel<sum_warp_reductions, int, (int)128, (int)1>(const T2 *, T2 *)",
+         ("tile", "sum.warp_reductions", "int32", 128, 1, 0)),
+        ("void reduce_loop_kernel<warp_sum<(int)16>, long, (int)1024, (int)4>"
+         "(const T2 *, T2 *, int)", ("loop", "warp_sum", "int64", 1024, 4, 16)),
+        ("void prefix_tile_kernel<exclusive_sum_prefix_raking_memoize, float, 256, 8>"
+         "(float const*, float*, long)",
+         ("tile", "exclusive_sum_prefix.raking_memoize", "float32", 256, 8, 0)),
+        ("void scan_loop_kernel<warp_exclusive_sum<32>, double, 128, 1>(double const*, "
+         "double*, int)", ("loop", "warp_exclusive_sum", "float64", 128, 1, 32)),
+        ("void reduce_tile_kernel<sum_partial_raking_commutative_only, int, 256, 4>"
+         "(int const*, int*)", ("tile", "sum_partial.raking_commutative_only", "int32", 256, 4, 0))]:
+        assert bench.cub_key(pretty) == key
+
+    facts = {"smem": 1152, "bar": 2, "wsync": 0, "local": 0, "depot": False}
+    tile, loop = configs[2], configs[3]
+    summary = bench.print_table([(tile, 4002.0 * 0.9, True, facts), (loop, 13.0 / 2, True, facts)],
+                                cub, {})
+    (r1, _), (r2, _) = summary["ratios"]["tile"][0], summary["ratios"]["loop"][0]
+    assert abs(r1 - 0.9) < 1e-9 and abs(r2 - 2.0) < 1e-9
+    assert summary["bad"] == [loop] and summary["local"] == []
+    prefix = next(c for c in configs if c.carry)
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        bench.print_table([(prefix, None, None, facts)], {}, {})
+    assert text.getvalue().rstrip().endswith("(carry)")

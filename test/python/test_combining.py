@@ -246,3 +246,13 @@ def test_error_operator_both_positional_and_keyword():
         dst[0] = coop.reduce(block, items, "max", binary_op="min")
 
     assert "binary_op both positionally and as a keyword" in _error(kernel)
+
+
+def test_coop_kernels_get_their_blocks_launch_bounds():
+    # As CUB's kernels have __launch_bounds__: ptxas keeps a 1024-thread
+    # raking scan within the registers the block can launch with.
+    kernel = cm.scan_kernel(1, None, "exclusive", "sum", "raking_memoize", False, False)
+    ptx = _ptx(kernel, (types.int16[::1],) * 3 + (types.int16,), block=(1024,))
+    assert ".maxntid 1024, 1, 1" in ptx
+    registers = int(re.search(r"Used (\d+) registers", nc.ptxas_report(ptx)).group(1))
+    assert registers <= 64

@@ -414,10 +414,6 @@ def test_error_cluster_and_grid_are_not_shuffle_targets(kind, call):
     assert f"'!coop.group<{kind}>'" in message and "shuffle" in message
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "shuffle is block-only, but for a cluster or grid group the shared collective verifier "
-    "(verifyCollectiveOp, lib/Dialect/Coop/IR/CoopOps.cpp) runs before ShuffleOp::verify and "
-    "names warps as supported groups"))
 @pytest.mark.parametrize("kind", ["cluster", "grid"])
 def test_error_shuffle_on_cluster_or_grid_names_this_block(kind):
     kernel = _kernel(TARGET_KERNEL.format(factory=f"this_{kind}",
@@ -448,10 +444,6 @@ def kernel(src, items_per_thread):
     assert f"{factory}(Literal[int](128))" in message
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the group factories' typing template (_factory in numba_mlir/_typing.py) returns no "
-    "signature for arguments, so Numba reports 'No implementation ... No match' without "
-    "naming the rule"))
 @pytest.mark.parametrize("factory", ["this_block", "this_warp"])
 def test_error_group_factory_with_a_size_names_the_rule(factory):
     kernel = _kernel(f"""

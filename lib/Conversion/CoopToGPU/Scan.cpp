@@ -203,13 +203,19 @@ private:
           return {};
         return ax.lt(ax.add(first, j), tile.blockSize);
       };
+      // raking_memoize keeps the segment for the downsweep; raking reads it
+      // again there.
       SmallVector<Value> segment;
-      for (int64_t j = 0; j < grid.segment; ++j)
-        segment.push_back(
-            memref::LoadOp::create(at, loc, scratch, ax.add(start, j)));
-      Value total = segment.front();
-      for (int64_t j = 1; j < grid.segment; ++j) {
-        Value combined = combiner.combine(at, loc, total, segment[j]);
+      Value total;
+      for (int64_t j = 0; j < grid.segment; ++j) {
+        Value item = memref::LoadOp::create(at, loc, scratch, ax.add(start, j));
+        if (memoize)
+          segment.push_back(item);
+        if (j == 0) {
+          total = item;
+          continue;
+        }
+        Value combined = combiner.combine(at, loc, total, item);
         Value guard = inTile(j);
         total = guard ? Value(arith::SelectOp::create(at, loc, guard, combined,
                                                       total))

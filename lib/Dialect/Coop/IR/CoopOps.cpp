@@ -106,6 +106,10 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
                              "temp_storage; remove temp_storage");
     return success();
   }
+  StringRef blockPrimitive = collective.getBlockPrimitive();
+  if (!blockPrimitive.empty() && kind != GroupKind::block)
+    return op->emitOpError("is a block operation (CUB's ")
+           << blockPrimitive << "); use this_block(), not " << group;
   if (kind != GroupKind::block && !group.isWarpLike())
     return op->emitOpError("needs a block, a warp or a logical warp "
                            "(this_warp().group_by(n)) group; ")
@@ -375,11 +379,9 @@ void ExchangeOp::getEffects(
 // Shuffle
 //===----------------------------------------------------------------------===//
 
+StringRef ShuffleOp::getBlockPrimitive() { return "BlockShuffle"; }
+
 LogicalResult ShuffleOp::verify() {
-  if (getGroup().getType().getKind() != GroupKind::block)
-    return emitOpError("is a block operation (CUB's BlockShuffle); use "
-                       "this_block(), not ")
-           << getGroup().getType();
   StringRef modeName = stringifyShuffleMode(getMode());
   Type element = getItemType();
   if (isShift()) {

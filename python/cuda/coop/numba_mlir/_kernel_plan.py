@@ -41,8 +41,12 @@ _sites: dict[str, Site] = {}  # site function name -> the site it lowers
 PLANNED_KEY = "coop_scratch_sites"  # compile metadata: the compile has sites to plan
 
 
+BLOCK_KEY = "coop_block_dims"  # compile metadata: the launch's block of a coop kernel
+
+
 def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None:
     """Records a lowered call of `site` for the kernel plan."""
+    metadata[BLOCK_KEY] = site.block_dims
     if not site.uses_scratch:
         return
     _sites[ir.FlatSymbolRefAttr(call.attributes["callee"]).value] = site
@@ -56,11 +60,30 @@ def install() -> None:
     def plan(cres):
         module = cres.metadata.get("mlir_module")
         # Only compiles that lowered a scratch site walk their module.
-        if module is not None and cres.metadata.get(PLANNED_KEY):
-            with mlir_context(), ir.Location.unknown():
+        if module is None or BLOCK_KEY not in cres.metadata:
+            return
+        with mlir_context(), ir.Location.unknown():
+            bound_kernels(module, cres.metadata[BLOCK_KEY])
+            if cres.metadata.get(PLANNED_KEY):
                 plan_module(module, cres.metadata)
 
     wrap_optimize(plan)
+
+
+def bound_kernels(module, block_dims) -> None:
+    """Gives a coop kernel its launch bounds (`.maxntid` in PTX), as CUB's
+    kernels have with __launch_bounds__: the kernel is specialized for its
+    block, and ptxas then keeps its registers within what the block can
+    launch with (without, a 1024-thread raking scan takes 75 registers and
+    cannot launch)."""
+    bounds = ir.DenseI32ArrayAttr.get(list(block_dims))
+
+    def visit(op):
+        if op.name == "gpu.func" and "kernel" in op.attributes:
+            op.attributes["nvvm.maxntid"] = bounds
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
 
 
 def plan_module(module, metadata: dict) -> None:

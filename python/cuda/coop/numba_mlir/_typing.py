@@ -35,8 +35,10 @@ def _factory(kind, fn):
         key = fn
 
         def generic(self, args, kws):
-            if not args and not kws:
-                return signature(GroupType(kind))
+            if args or kws:
+                raise TypingError(f"coop.{fn.__name__}() takes no arguments; the block's size "
+                                  "comes from the launch (partition with .group_by(n))")
+            return signature(GroupType(kind))
 
     _register_global(fn, Template)
 

@@ -37,6 +37,10 @@ def Coop_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
                     "it has a scratch layout).",
       "::mlir::coop::ScratchAccess", "getScratchAccess",
       (ins "const ::mlir::coop::TileGeometry &":$tile)>,
+    InterfaceMethod<"For an operation only blocks run, the CUB primitive "
+                    "that errors name; empty for the others.",
+      "::llvm::StringRef", "getBlockPrimitive", (ins), [{}],
+      [{ return {}; }]>,
     InterfaceMethod<"Whether a `thread` group (the calling thread's own "
                     "items) is a valid target.",
       "bool", "acceptsThreadGroup", (ins), [{}], [{ return false; }]>,

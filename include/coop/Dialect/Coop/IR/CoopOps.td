@@ -338,7 +338,7 @@ def Coop_ExchangeOp : Coop_Op<"exchange", [AttrSizedOperandSegments,
 def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
-                              ["getScratchLayout", "getScratchAccess"]>]> {
+        ["getScratchLayout", "getScratchAccess", "getBlockPrimitive"]>]> {
   let summary = "move values between neighbouring threads of a block";
   let description = [{
     CUB's `BlockShuffle`. `up` and `down` take payloads: `output` receives
