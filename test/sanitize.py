@@ -3,6 +3,8 @@ and prints one table of test counts and sanitizer findings.
 
   python test/sanitize.py numba            # test_numba_gpu.py + test_kernel_plan_gpu.py
   python test/sanitize.py lowering         # test_lowering_gpu.py (COOP_GPU_KERNELS set)
+  python test/sanitize.py collectives      # test_collectives_gpu.py (exchange, shuffle)
+  python test/sanitize.py combining        # test_combining_gpu.py (reduce, scans)
   python test/sanitize.py numba -k transpose --tools racecheck
 
 Every kernel launch of the selected tests is checked; child processes too (the
@@ -23,11 +25,13 @@ HERE = Path(__file__).resolve().parent / "python"
 SUITES = {
     "numba": ["test_numba_gpu.py", "test_kernel_plan_gpu.py"],
     "lowering": ["test_lowering_gpu.py"],
+    "collectives": ["test_collectives_gpu.py"],
+    "combining": ["test_combining_gpu.py"],
 }
 TOOLS = ("memcheck", "racecheck", "synccheck")
 
 
-def run(suite: str, tool: str, select: str | None) -> dict:
+def run(suite: str, tool: str, select: str | None, workers: int) -> dict:
     command = ["compute-sanitizer", "--tool", tool, "--target-processes", "all",
                "--print-limit", "20"]
     if tool == "racecheck":
@@ -36,6 +40,9 @@ def run(suite: str, tool: str, select: str | None) -> dict:
                 *SUITES[suite]]
     if select:
         command += ["-k", select]
+    if workers > 1:
+        # pytest-xdist workers are child processes: the sanitizer follows them.
+        command += ["-n", str(workers)]
     began = time.monotonic()
     result = subprocess.run(command, cwd=HERE, capture_output=True, text=True)
     output = result.stdout + result.stderr
@@ -60,14 +67,16 @@ def main() -> int:
     parser.add_argument("suites", nargs="+", choices=sorted(SUITES))
     parser.add_argument("-k", dest="select", help="pytest -k expression to run a part")
     parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--workers", type=int, default=1,
+                        help="pytest-xdist workers (each under the sanitizer)")
     args = parser.parse_args()
-    rows = [run(suite, tool, args.select) for suite in args.suites
+    rows = [run(suite, tool, args.select, args.workers) for suite in args.suites
             for tool in args.tools.split(",")]
-    print(f"{'suite':9} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
+    print(f"{'suite':11} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
           f"{'seconds':>7}")
     bad = False
     for row in rows:
-        print(f"{row['suite']:9} {row['tool']:10} {row['passed']:6d} {row['failed']:6d} "
+        print(f"{row['suite']:11} {row['tool']:10} {row['passed']:6d} {row['failed']:6d} "
               f"{row['errors']:6d} {row['hazards']:7d} {row['seconds']:7.0f}")
         if row["failed"] or row["errors"] or row["hazards"] or not row["passed"] \
                 or row["returncode"]:
