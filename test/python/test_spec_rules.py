@@ -342,3 +342,98 @@ def test_error_array_element_conflicting_with_a_store():
 
     message = _error(kernel, [types.int64[::1], F32, literal(2)])
     assert "a value of type int64 is assigned to a ThreadData of element type float32" in message
+
+
+# ---------------------------------------------------------------------------
+# Operand checks of load and store (each names the operand and the fix)
+
+
+def test_error_runtime_oob_default_of_another_dtype():
+    def kernel(src, dst, fill):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, valid_items=100, oob_default=fill)
+        coop.store(block, dst, items)
+
+    message = _error(kernel, [I32, I32, types.float32])
+    assert "oob_default has type float32 but the payload's items are int32" in message
+
+
+def test_literal_oob_default_takes_the_payload_dtype_when_exact():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, valid_items=100, oob_default=-1)
+        coop.store(block, dst, items)
+
+    _compile(kernel, [I32, I32])
+
+
+def test_error_literal_oob_default_not_representable():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, valid_items=100, oob_default=1.5)
+        coop.store(block, dst, items)
+
+    assert "oob_default = 1.5 is not exactly representable in the payload's item type int32" \
+        in _error(kernel, [I32, I32])
+
+
+def test_error_float_offset_and_valid_items():
+    def kernel(src, dst, x):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, offset=x)
+        coop.store(block, dst, items, valid_items=x)
+
+    assert "offset must be an integer; got float64" in _error(kernel, [I32, I32, types.float64])
+
+
+def test_error_negative_literal_offset():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, offset=-4)
+        coop.store(block, dst, items)
+
+    assert "offset must not be negative; got -4" in _error(kernel, [I32, I32])
+
+
+def test_literal_store_scalar_takes_the_destination_dtype():
+    def kernel(dst):
+        coop.store(coop.this_block(), dst, 5)
+
+    _compile(kernel, [I32])
+
+
+def test_error_store_into_a_read_only_array():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items)
+        coop.store(block, src, items)
+
+    readonly = types.Array(types.int32, 1, "C", readonly=True)
+    assert "coop.store's destination is a read-only array" in _error(kernel, [readonly, I32])
+
+
+def test_error_shared_array_as_a_payload():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = cuda.shared.array(4, np.int32)
+        coop.load(block, src, items)
+        coop.store(block, dst, items)
+
+    assert "is a shared array, which the whole block shares; payloads are per thread" in \
+        _error(kernel, [I32, I32])
+
+
+def test_float_constant_oob_default_takes_a_float32_payload_dtype():
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, valid_items=100, oob_default=0.5)
+        coop.store(block, dst, items)
+
+    _compile(kernel, [F32, F32])

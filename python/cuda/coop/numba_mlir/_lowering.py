@@ -22,6 +22,7 @@ from numba_cuda_mlir.extending import lowering_registry
 from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
+from ._numba import nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
 from ._operators import is_operator_function, link_operator
 from ._passes import CHECK_PIPELINE, link_into, run_passes
@@ -212,6 +213,9 @@ def _memory_operand(call, role, var):
     if memory_type.layout != "C":
         call.error(f"coop.{name}'s {role} must be contiguous; got an array with layout "
                    f"{memory_type.layout!r}")
+    if role == "destination" and not memory_type.mutable:
+        call.error(f"coop.{name}'s destination is a read-only array; store into a writable "
+                   "device array")
     return _unit_stride(call.builder.load_var(var))
 
 
@@ -293,8 +297,8 @@ def _item_operand(call, name, var, element, expected):
     representable in it; a typed value of another type is an error, never a
     silent conversion."""
     value_type = call.numba_type(var)
-    if isinstance(value_type, types.Literal):
-        literal = value_type.literal_value
+    literal = _constant(call, var)
+    if literal is not None:
         if not isinstance(literal, (bool, int, float)) or not _representable(literal, expected):
             call.error(f"{name} = {literal!r} is not exactly representable in the payload's "
                        f"item type {expected}; pass a value of type {expected}")
@@ -302,6 +306,19 @@ def _item_operand(call, name, var, element, expected):
         call.error(f"{name} has type {value_type} but the payload's items are {expected}; "
                    f"cast it, e.g. numpy.{expected}(...)")
     return call.builder.mlir_convert(call.builder.load_var(var), element)
+
+
+def _constant(call, var):
+    """A constant argument's value (Numba types float constants as float64,
+    not as literals), or None."""
+    value_type = call.numba_type(var)
+    if isinstance(value_type, types.Literal):
+        return value_type.literal_value
+    try:
+        definition = call.builder.func_ir.get_definition(_root(call.builder.func_ir, var))
+    except Exception:
+        return None
+    return definition.value if isinstance(definition, nir.Const) else None
 
 
 def _representable(literal, expected) -> bool:
@@ -341,6 +358,10 @@ def _payload_operand(call, var, what, items=None):
     payload_type = ir.MemRefType(payload.type)
     if not payload_type.has_static_shape:
         call.error(f"{what} must be a coop.ThreadData or a local array of compile-time size")
+    if payload_type.memory_space is not None:
+        # A cuda.shared.array: one array for the whole block, not per thread.
+        call.error(f"{what} is a shared array, which the whole block shares; payloads are "
+                   "per thread: use coop.ThreadData(items_per_thread) or cuda.local.array")
     if items is not None and payload_type.shape[0] != items:
         call.error(f"{what} must have one item per value item ({items}); got "
                    f"{payload_type.shape[0]}")
