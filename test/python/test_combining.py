@@ -256,3 +256,16 @@ def test_coop_kernels_get_their_blocks_launch_bounds():
     assert ".maxntid 1024, 1, 1" in ptx
     registers = int(re.search(r"Used (\d+) registers", nc.ptxas_report(ptx)).group(1))
     assert registers <= 64
+
+
+@pytest.mark.parametrize("width", (None, 8))
+def test_float16_reductions_and_scans_compile(width):
+    # Numba-CUDA-MLIR types float16 payloads; they shuffle as 16-bit words.
+    F16 = types.float16[::1]
+    reduce_kernel = cm.reduce_kernel(4, width, "sum", None, True, False, False)
+    scan_kernel = cm.scan_kernel(2, width, "inclusive", "max", None, False, False)
+    for kernel, argtypes in ((reduce_kernel, (F16, F16, types.int64)),
+                             (scan_kernel, (F16, F16, F16, types.float16))):
+        ptx = _ptx(kernel, argtypes)
+        _no_local_memory(ptx)
+        assert _shuffles(ptx) > 0
