@@ -50,6 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from gpu_timing import calibrate
+from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference" / "cub_exchange.cu"
@@ -413,49 +415,11 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 
 # ---- running ours --------------------------------------------------------------------------
 
-def _sleeper():
-    from numba_cuda_mlir import cuda
-
-    @cuda.jit
-    def sleep(microseconds):
-        for _ in range(microseconds):
-            cuda.nanosleep(1000)
-    return sleep
-
-
 def run_coop(configs, options) -> tuple[list, float, int, float]:
     from numba_cuda_mlir import cuda
 
-    sleep = _sleeper()
     sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-
-    def median_ms(launch) -> float:
-        """The reference's protocol, enqueued behind a sleeping kernel."""
-        events = [(cuda.event(), cuda.event()) for _ in range(options.runs)]
-        cuda.synchronize()
-        sleep[1, 1](SLEEP_US)
-        for _ in range(options.warmup):
-            launch()
-        for start, stop in events:
-            start.record()
-            launch()
-            stop.record()
-        events[-1][1].synchronize()
-        times = sorted(cuda.event_elapsed_time(start, stop) for start, stop in events)
-        return times[options.runs // 2]
-
-    start, stop = cuda.event(), cuda.event()
-    sleep[1, 1](10)
-    start.record()
-    sleep[1, 1](SLEEP_US)
-    stop.record()
-    stop.synchronize()
-    slept = cuda.event_elapsed_time(start, stop)
-
-    a = cuda.device_array(TOTAL_BYTES // 4, np.int32)
-    b = cuda.device_array(TOTAL_BYTES // 4, np.int32)
-    memcpy = 2.0 * TOTAL_BYTES / (median_ms(lambda: b.copy_to_device(a)) * 1e6)
-    del a, b
+    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
 
     rows = []
     buffers: dict = {}
