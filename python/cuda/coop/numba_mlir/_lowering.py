@@ -91,8 +91,7 @@ class _Call:
                                                   (types.NoneType, types.Omitted))
 
     def attribute(self, name: str):
-        option = self.operation.option(name)
-        return self.attributes.get(name, option.default if option else None)
+        return self.attributes.get(name, self.operation.default(name))
 
 
 @functools.cache

@@ -9,14 +9,23 @@ module, so a new Numba-CUDA-MLIR version is checked here
 
 from __future__ import annotations
 
+from numba_cuda_mlir._mlir import ir
+from numba_cuda_mlir._mlir.dialects import func
 from numba_cuda_mlir._whole_function_planners import (  # noqa: F401 -- re-exported
     _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY as REQUIRED_DYNAMIC_SHARED_MEMORY_KEY,
 )
+from numba_cuda_mlir.descriptor import MLIRDispatcher  # noqa: F401 -- re-exported
 from numba_cuda_mlir.lowering_utilities import context as _context
 from numba_cuda_mlir.lowering_utilities import link as _link
+from numba_cuda_mlir.mlir_lowering import get_mlir_module_str as _module_text
 from numba_cuda_mlir.numba_cuda.core import ir as nir  # noqa: F401 -- re-exported
 from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
+from numba_cuda_mlir.numba_cuda.dispatcher import (  # noqa: F401 -- re-exported
+    CUDADispatcher as NumbaCudaDispatcher,
+)
 from numba_cuda_mlir.numba_cuda.np.numpy_support import from_dtype  # noqa: F401
+from numba_cuda_mlir.numba_cuda.types import Dispatcher  # noqa: F401 -- re-exported
+from numba_cuda_mlir.tools import generate_mangled_name as mangled_name  # noqa: F401
 
 
 def link_target(module):
@@ -59,17 +68,6 @@ def wrap_optimize(before) -> None:
     optimization.optimize = optimize
 
 
-# Device functions as operators (_operators.py).
-from numba_cuda_mlir.descriptor import MLIRDispatcher  # noqa: E402,F401 -- re-exported
-from numba_cuda_mlir.lowering_utilities.link import link_inplace as _link_inplace  # noqa: E402
-from numba_cuda_mlir.mlir_lowering import get_mlir_module_str as _module_text  # noqa: E402
-from numba_cuda_mlir.numba_cuda.dispatcher import (  # noqa: E402,F401 -- re-exported
-    CUDADispatcher as NumbaCudaDispatcher,
-)
-from numba_cuda_mlir.numba_cuda.types import Dispatcher  # noqa: E402,F401 -- re-exported
-from numba_cuda_mlir.tools import generate_mangled_name as mangled_name  # noqa: E402,F401
-
-
 def compile_device_callee(dispatcher, argtypes, symbol):
     """The dispatcher compiled as a device function callee (unoptimized,
     cached per argument types and symbol): the path Numba's own calls take."""
@@ -80,14 +78,11 @@ def link_compiled(builder, result, symbol):
     """Clones a device function's compile result into the kernel's module
     (existing symbols are kept) and returns its func.func, made private so
     the inliner erases it once every call is inlined."""
-    from numba_cuda_mlir._mlir import ir
-    from numba_cuda_mlir._mlir.dialects import func
-
     if linker := result.metadata.get("linker"):
         builder._record_ltoirs_from_linker(linker)
     body = builder.mlir_gpu_module.regions[0].blocks[0]
     before = {op.name.value for op in body if isinstance(op, func.FuncOp)}
-    _link_inplace(builder.mlir_module, _module_text(result.metadata))
+    _link.link_inplace(builder.mlir_module, _module_text(result.metadata))
     callee = next(op for op in body if isinstance(op, func.FuncOp) and op.name.value == symbol)
     if symbol not in before:
         callee.attributes["sym_visibility"] = ir.StringAttr.get("private")

@@ -69,6 +69,12 @@ class Operation:
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
 
+    def default(self, name: str):
+        """An option's default; None for an attribute that is not an option
+        (the entry's fixed ones are set explicitly)."""
+        option = self.option(name)
+        return option.default if option else None
+
     @property
     def option_names(self) -> tuple[str, ...]:
         return tuple(o.name for o in self.options)

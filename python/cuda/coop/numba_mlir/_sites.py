@@ -37,8 +37,7 @@ class Site:
     def attribute(self, name: str):
         """A compile-time option's value, or its default (None for an
         attribute that is not an option)."""
-        option = self.operation.option(name)
-        return dict(self.attributes).get(name, option.default if option else None)
+        return dict(self.attributes).get(name, self.operation.default(name))
 
     def type_of(self, role: str) -> str:
         return dict(self.operands)[role]
