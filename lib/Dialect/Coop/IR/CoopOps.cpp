@@ -244,6 +244,20 @@ static void addScratchEffects(
   effects.emplace_back(MemoryEffects::Read::get(), ScratchResource::get());
 }
 
+/// A payload input is read (a scalar input is a value, not memory); output
+/// payloads are written.
+static void addPayloadEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects,
+    OpOperand &input, MutableOperandRange outputs) {
+  if (isa<MemRefType>(input.get().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &input,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &operand : outputs)
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
+}
+
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
@@ -432,12 +446,7 @@ ScratchAccess ShuffleOp::getScratchAccess(const TileGeometry &) {
 void ShuffleOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (isa<MemRefType>(getInput().getType()))
-    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
-                         SideEffects::DefaultResource::get());
-  for (OpOperand &operand : getOutputMutable())
-    effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                         SideEffects::DefaultResource::get());
+  addPayloadEffects(effects, getInputMutable(), getOutputMutable());
   addScratchEffects(effects);
 }
 
@@ -536,9 +545,8 @@ ScratchAccess ReduceOp::getScratchAccess(const TileGeometry &) {
 void ReduceOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (isa<MemRefType>(getInput().getType()))
-    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
-                         SideEffects::DefaultResource::get());
+  addPayloadEffects(effects, getInputMutable(),
+                    MutableOperandRange(getOperation(), 0, 0));
   if (combinesThroughScratch(*this))
     addScratchEffects(effects);
 }
@@ -595,12 +603,7 @@ ScratchAccess ScanOp::getScratchAccess(const TileGeometry &) {
 void ScanOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (isa<MemRefType>(getInput().getType()))
-    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
-                         SideEffects::DefaultResource::get());
-  for (OpOperand &operand : getOutputMutable())
-    effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                         SideEffects::DefaultResource::get());
+  addPayloadEffects(effects, getInputMutable(), getOutputMutable());
   if (combinesThroughScratch(*this))
     addScratchEffects(effects);
 }
