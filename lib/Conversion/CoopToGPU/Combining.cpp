@@ -3,6 +3,8 @@
 #include "Combining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
 
@@ -162,6 +164,28 @@ Value lowering::activeLanes(OpBuilder &b, Location loc, Value warp,
   Value partial = arith::ConstantIntOp::create(b, loc, (1ll << rest) - 1, 32);
   Value last = ix.eq(warp, blockSize / kWarpThreads);
   return arith::SelectOp::create(b, loc, last, partial, all);
+}
+
+//===----------------------------------------------------------------------===//
+// Guarded steps
+//===----------------------------------------------------------------------===//
+
+Value lowering::valueIf(OpBuilder &b, Location loc, Value condition,
+                        Value otherwise,
+                        llvm::function_ref<Value(OpBuilder &)> thenValue) {
+  auto guard = scf::IfOp::create(b, loc, otherwise.getType(), condition, true);
+  OpBuilder then = guard.getThenBodyBuilder();
+  scf::YieldOp::create(then, loc, thenValue(then));
+  OpBuilder other = guard.getElseBodyBuilder();
+  scf::YieldOp::create(other, loc, otherwise);
+  return guard.getResult(0);
+}
+
+void lowering::storeIf(OpBuilder &b, Location loc, Value condition,
+                       Value value, Value scratch, Value slot) {
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, condition, false);
+  OpBuilder then = guard.getThenBodyBuilder();
+  memref::StoreOp::create(then, loc, value, scratch, slot);
 }
 
 //===----------------------------------------------------------------------===//

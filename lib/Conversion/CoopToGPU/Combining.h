@@ -81,6 +81,16 @@ SmallVector<Value> threadScan(OpBuilder &b, Location loc,
                               const Combiner &combiner, ArrayRef<Value> items,
                               const MaybeValue &prefix, bool inclusive);
 
+/// The value `thenValue` builds where `condition` holds, `otherwise`
+/// elsewhere (an scf.if).
+Value valueIf(OpBuilder &b, Location loc, Value condition, Value otherwise,
+              llvm::function_ref<Value(OpBuilder &)> thenValue);
+
+/// Stores `value` at `slot` of `scratch` in the threads where `condition`
+/// holds.
+void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
+             Value scratch, Value slot);
+
 void populateReducePatterns(RewritePatternSet &patterns);
 void populateScanPatterns(RewritePatternSet &patterns);
 

@@ -21,26 +21,6 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// The value `thenValue` builds where `condition` holds, `otherwise`
-/// elsewhere.
-Value valueIf(OpBuilder &b, Location loc, Value condition, Value otherwise,
-              llvm::function_ref<Value(OpBuilder &)> thenValue) {
-  auto guard = scf::IfOp::create(b, loc, otherwise.getType(), condition, true);
-  OpBuilder then = guard.getThenBodyBuilder();
-  scf::YieldOp::create(then, loc, thenValue(then));
-  OpBuilder other = guard.getElseBodyBuilder();
-  scf::YieldOp::create(other, loc, otherwise);
-  return guard.getResult(0);
-}
-
-/// Stores `value` at `slot` in the threads where `condition` holds.
-void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
-             Value scratch, Value slot) {
-  auto guard = scf::IfOp::create(b, loc, TypeRange{}, condition, false);
-  OpBuilder then = guard.getThenBodyBuilder();
-  memref::StoreOp::create(then, loc, value, scratch, slot);
-}
-
 /// The lanes (in lane order) whose partials take part, of a group of
 /// `width` starting at lane rank `first`: all of them (null) for full tiles
 /// of whole groups.

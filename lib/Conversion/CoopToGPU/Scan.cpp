@@ -146,14 +146,9 @@ private:
             : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
                                             ix.c(lastWarpThreads - 1),
                                             ix.c(kWarpThreads - 1)));
-    auto publish = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane),
-        false);
-    {
-      OpBuilder then = publish.getThenBodyBuilder();
-      memref::StoreOp::create(then, loc, inclusive, scratch, warp);
-    }
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
+    storeIf(b, loc, isLast, inclusive, scratch, warp);
     gpu::BarrierOp::create(b, loc);
     Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
     Value warpPrefix = total;
@@ -248,11 +243,8 @@ private:
         Value aggregate = segments.aggregate;
         if (initial)
           aggregate = combiner.combine(at, loc, initial, aggregate);
-        auto publish = scf::IfOp::create(at, loc, TypeRange{}, ax.eq(ltid, 0),
-                                         false);
-        OpBuilder then = publish.getThenBodyBuilder();
-        memref::StoreOp::create(then, loc, aggregate, scratch,
-                                Ix{then, loc}.c(grid.gridElements()));
+        storeIf(at, loc, ax.eq(ltid, 0), aggregate, scratch,
+                ax.c(grid.gridElements()));
       }
     }
     gpu::BarrierOp::create(b, loc);
