@@ -4,12 +4,15 @@
 // exclusively, and each thread scans its items seeded with its prefix
 // (CUB's ThreadScan). Warps scan by up-shuffles (WarpScanShfl); blocks
 // follow BlockScanAlgorithm: warp scans and the warps' aggregates through
-// scratch, or a raking grid that the first warp scans.
+// scratch, or a raking grid that the first warp scans. A block prefix
+// callback (`prefix = @f(%state)`) is called by the block's first thread
+// with the tile's aggregate, and its result seeds the block's scan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Combining.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,6 +34,25 @@ struct GroupScan {
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 32);
 }
+
+/// CUB's block prefix callback: `function(state, tile aggregate) -> prefix`.
+struct PrefixCallback {
+  FlatSymbolRefAttr function;
+  Value state;
+  Type item;
+
+  explicit operator bool() const { return bool(function); }
+
+  /// The prefix where `caller` holds (the callback runs in that thread
+  /// alone, once per op); `aggregate` elsewhere.
+  Value call(OpBuilder &b, Location loc, Value caller, Value aggregate) const {
+    return valueIf(b, loc, caller, aggregate, [&](OpBuilder &in) {
+      return func::CallOp::create(in, loc, function, TypeRange{item},
+                                  ValueRange{state, aggregate})
+          .getResult(0);
+    });
+  }
+};
 
 /// WarpScanShfl over groups of `width` lanes: the inclusive scan, the lane
 /// before's value as the exclusive prefix, the last lane's as the aggregate.
@@ -68,9 +90,13 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     Value partial = threadReduce(rewriter, loc, combiner, items);
     // Named operators seed with their identity: an exclusive scan's first
     // item is then defined (0 for sums), and no select guards the first
-    // thread.
+    // thread. A callback's prefix seeds the block's scan instead.
     Value initial = adaptor.getInitialValue();
-    Value seed = initial ? initial : combiner.identity(rewriter, loc);
+    PrefixCallback callback{op.getPrefixCallbackAttr(),
+                            adaptor.getPrefixState(), op.getItemType()};
+    Value seed = initial    ? initial
+                 : callback ? Value()
+                            : combiner.identity(rewriter, loc);
 
     GroupScan scan;
     if (tile->warpLike) {
@@ -86,10 +112,10 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         return failure();
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
-                         partial);
+                         partial, callback);
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
-                      partial, seed, initial);
+                      partial, seed, initial, callback);
     }
     MaybeValue prefix = scan.prefix;
     Value aggregate = scan.aggregate;
@@ -121,10 +147,13 @@ private:
   /// BlockScanWarpScans: every warp scans; the last lane of each warp
   /// publishes the warp's aggregate; after one barrier every thread combines
   /// the aggregates of the warps before its own (CUB's ApplyWarpAggregates,
-  /// unrolled over the warps) and of all of them.
+  /// unrolled over the warps) and of all of them. A callback's prefix
+  /// reaches the other warps through one more slot and barrier (CUB's
+  /// block_prefix); a single warp shuffles it.
   static GroupScan warpScans(OpBuilder &b, Location loc,
                              const Combiner &combiner, const TileGeometry &tile,
-                             Value scratch, Value ltid, Value partial) {
+                             Value scratch, Value ltid, Value partial,
+                             const PrefixCallback &callback) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     Value warp = ix.div(ltid, kWarpThreads);
@@ -138,7 +167,15 @@ private:
     if (warps == 1) {
       Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
                                 ix.c(lastWarpThreads - 1), mask);
-      return {{before, laneHas}, aggregate};
+      MaybeValue prefix{before, laneHas};
+      if (callback) {
+        Value blockPrefix = shuffle(b, loc, NVVM::ShflKind::idx,
+                                    callback.call(b, loc, ix.eq(lane, 0),
+                                                  aggregate),
+                                    ix.c(0), mask);
+        prefix = withBlockPrefix(b, loc, combiner, prefix, blockPrefix);
+      }
+      return {prefix, aggregate};
     }
     Value lastLane =
         lastWarpThreads == kWarpThreads
@@ -164,19 +201,41 @@ private:
         b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before), before);
     Value value = arith::SelectOp::create(b, loc, laneHas, withWarp, warpPrefix);
     Value present = arith::OrIOp::create(b, loc, laneHas, warpHas);
-    return {{value, present}, total};
+    MaybeValue prefix{value, present};
+    if (callback) {
+      Value first = ix.eq(ltid, 0);
+      storeIf(b, loc, first, callback.call(b, loc, first, total), scratch,
+              ix.c(warps));
+      gpu::BarrierOp::create(b, loc);
+      Value blockPrefix = memref::LoadOp::create(b, loc, scratch, ix.c(warps));
+      prefix = withBlockPrefix(b, loc, combiner, prefix, blockPrefix);
+    }
+    return {prefix, total};
+  }
+
+  /// The block prefix combined before a thread's prefix (the first
+  /// thread's prefix is the block prefix itself).
+  static MaybeValue withBlockPrefix(OpBuilder &b, Location loc,
+                                    const Combiner &combiner,
+                                    const MaybeValue &prefix,
+                                    Value blockPrefix) {
+    Value combined = combiner.combine(b, loc, blockPrefix, prefix.value);
+    return {arith::SelectOp::create(b, loc, prefix.present, combined,
+                                    blockPrefix),
+            Value()};
   }
 
   /// BlockScanRaking: every thread places its partial in the raking grid;
   /// the raking threads of the first warp reduce their segments (upsweep),
-  /// scan the segment totals by shuffles (seeded by `seed`), and
-  /// write each slot's exclusive prefix back (downsweep, re-reading the
-  /// segment, or from registers with raking_memoize); after a second barrier
-  /// each thread reads its prefix.
+  /// scan the segment totals by shuffles (seeded by `seed`, or by the
+  /// prefix the callback returns for the segments' aggregate), and write
+  /// each slot's exclusive prefix back (downsweep, re-reading the segment,
+  /// or from registers with raking_memoize); after a second barrier each
+  /// thread reads its prefix.
   static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
                           const Combiner &combiner, const TileGeometry &tile,
                           Value scratch, Value ltid, Value partial, Value seed,
-                          Value initial) {
+                          Value initial, const PrefixCallback &callback) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     bool memoize = op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize;
@@ -223,11 +282,18 @@ private:
                                    : (1ll << grid.rakingThreads) - 1);
       GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid, width,
                                     grid.rakingThreads, mask);
+      Value rakeSeed = seed;
+      if (callback)
+        rakeSeed = shuffle(at, loc, NVVM::ShflKind::idx,
+                           callback.call(at, loc, ax.eq(ltid, 0),
+                                         segments.aggregate),
+                           ax.c(0), mask);
       MaybeValue running = segments.prefix;
-      if (seed)
+      if (rakeSeed)
         running = {arith::SelectOp::create(
                        at, loc, running.present,
-                       combiner.combine(at, loc, seed, running.value), seed),
+                       combiner.combine(at, loc, rakeSeed, running.value),
+                       rakeSeed),
                    Value()};
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = memoize ? segment[j]
@@ -253,7 +319,8 @@ private:
     if (op.getAggregate())
       aggregate =
           memref::LoadOp::create(b, loc, scratch, ix.c(grid.gridElements()));
-    return {{prefix, seed ? Value() : ix.ge(ltid, 1)}, aggregate};
+    return {{prefix, seed || callback ? Value() : ix.ge(ltid, 1)},
+            aggregate};
   }
 };
 

@@ -438,3 +438,63 @@ gpu.module @block_scan_raking {
     gpu.return
   }
 }
+
+// -----
+
+// A block prefix callback with raking: raking thread 0 calls it with the
+// segments' aggregate, lane 0's result is shuffled to the raking warp and
+// seeds every segment's prefix, so thread 0's exclusive item is the prefix.
+// CHECK-LABEL: gpu.func @block_scan_prefix
+// CHECK: scf.if
+// CHECK: %[[AGG:.*]] = nvvm.shfl.sync  idx %{{.*}}, %{{.*}}, %{{.*}}, %c31_i32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %thread_id_x, %c0
+// CHECK: %[[P:.*]] = scf.if %[[FIRST]] -> (i32) {
+// CHECK-NEXT: %[[CALL:.*]] = func.call @running_total(%arg2, %[[AGG]]) : (memref<1xi32>, i32) -> i32
+// CHECK-NEXT: scf.yield %[[CALL]]
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[AGG]]
+// CHECK: %[[PREFIX:.*]] = nvvm.shfl.sync  idx %{{.*}}, %[[P]], %{{.*}}, %c31_i32
+// CHECK: %[[WITH:.*]] = arith.addi %[[PREFIX]], %{{.*}} : i32
+// CHECK: arith.select %{{.*}}, %[[WITH]], %[[PREFIX]] : i32
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[MINE:.*]] = memref.load
+// CHECK: memref.store %[[MINE]], %arg1[%c0]
+// CHECK-NOT: func.call
+gpu.module @block_scan_prefix {
+  func.func private @running_total(%state: memref<1xi32>, %aggregate: i32) -> i32
+  gpu.func @block_scan_prefix(%in: memref<2xi32>, %out: memref<2xi32>, %state: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// With warp_scans, thread 0 calls the callback with the block's aggregate
+// and publishes the prefix in the slot after the warp aggregates (CUB's
+// block_prefix); a second barrier makes it visible to every warp.
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_prefix
+// CHECK: memref<3xi32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: %[[TOTAL:.*]] = arith.addi
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %thread_id_x, %c0
+// CHECK: %[[P:.*]] = scf.if %[[FIRST]] -> (i32) {
+// CHECK-NEXT: func.call @running_total(%arg2, %[[TOTAL]])
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %[[P]], %[[SLOTS:.*]][%c2]
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[PREFIX:.*]] = memref.load %[[SLOTS]][%c2]
+// CHECK-NEXT: %[[WITH:.*]] = arith.addi %[[PREFIX]], %{{.*}} : i32
+// CHECK-NEXT: %[[MINE:.*]] = arith.select %{{.*}}, %[[WITH]], %[[PREFIX]] : i32
+// CHECK: memref.store %[[MINE]], %arg1[%c0]
+gpu.module @block_scan_warp_scans_prefix {
+  func.func private @running_total(%state: memref<1xi32>, %aggregate: i32) -> i32
+  gpu.func @block_scan_warp_scans_prefix(%in: memref<2xi32>, %out: memref<2xi32>, %state: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}

@@ -678,3 +678,41 @@ func.func @scan_warp_storage(%x: i32) {
   %r = coop.scan %b, %x mode = inclusive op = sum temp_storage = %ts : !coop.group<warp>, i32 -> i32
   return
 }
+
+// -----
+
+func.func @scan_prefix_on_warp(%x: i32, %state: memref<1xi32>) {
+  %w = coop.this_warp
+  // expected-error @+1 {{prefix is a block option: '!coop.group<warp>' scans by shuffles}}
+  %r = coop.scan %w, %x mode = exclusive op = sum prefix = @f(%state : memref<1xi32>) : !coop.group<warp>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_prefix_and_initial_value(%x: i32, %y: i32, %state: memref<1xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{prefix and initial_value both seed the scan; pass one}}
+  %r = coop.scan %b, %x mode = exclusive op = sum initial_value = %y : i32 prefix = @f(%state : memref<1xi32>) : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func private @wrong_prefix(%state: memref<1xi32>, %aggregate: i64) -> i64
+
+func.func @scan_prefix_type(%x: i32, %state: memref<1xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{prefix function @wrong_prefix must take the state and the tile's aggregate and return the prefix ('memref<1xi32>', 'i32') -> 'i32'; it is '(memref<1xi32>, i64) -> i64'}}
+  %r = coop.scan %b, %x mode = exclusive op = sum prefix = @wrong_prefix(%state : memref<1xi32>) : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_prefix_without_state(%x: i32, %state: memref<1xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{prefix needs both its function and its state}}
+  %r = "coop.scan"(%b, %x) <{mode = #coop<scan_mode exclusive>, kind = #coop<binary_op sum>, prefix_callback = @f, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>}> : (!coop.group<block>, i32) -> i32
+  return
+}

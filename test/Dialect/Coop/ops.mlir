@@ -136,7 +136,8 @@ gpu.module @collectives {
 // CHECK-LABEL: gpu.func @reduce_and_scan
 gpu.module @combining {
   func.func private @my_max(%a: i32, %b: i32) -> i32
-  gpu.func @reduce_and_scan(%in: memref<4xi32>, %out: memref<4xi32>, %x: f32, %n: index, %zero: i32) kernel
+  func.func private @running_total(%state: memref<1xi32>, %aggregate: i32) -> i32
+  gpu.func @reduce_and_scan(%in: memref<4xi32>, %out: memref<4xi32>, %x: f32, %n: index, %zero: i32, %state: memref<1xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
     %w = coop.this_warp
@@ -152,6 +153,8 @@ gpu.module @combining {
     coop.scan %b, %in into %out mode = exclusive op = sum initial_value = %zero : i32 algorithm = warp_scans : !coop.group<block>, memref<4xi32>, memref<4xi32>
     // CHECK: %{{.*}}:2 = coop.scan %{{.*}}, %{{.*}} mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
     %s:2 = coop.scan %w, %x mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
+    // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = exclusive op = sum prefix = @running_total(%{{.*}} : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
     gpu.return
   }
 }

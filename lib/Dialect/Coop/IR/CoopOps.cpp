@@ -580,15 +580,57 @@ LogicalResult ScanOp::verify() {
     return emitOpError("initial_value type ")
            << getInitialValue().getType() << " does not match the item type "
            << element;
+  if (failed(verifyPrefix()))
+    return failure();
   return verifyBlockOptions(*this, bool(getAlgorithm()));
+}
+
+/// The block prefix callback: both its function and its state, on blocks
+/// only, never with an initial value (both seed the scan), and a function
+/// (state, item) -> item where the module has it.
+LogicalResult ScanOp::verifyPrefix() {
+  FlatSymbolRefAttr callback = getPrefixCallbackAttr();
+  if (bool(callback) != bool(getPrefixState()))
+    return emitOpError("prefix needs both its function and its state: "
+                       "prefix = @f(%state : type)");
+  if (!callback)
+    return success();
+  GroupType group = getGroup().getType();
+  if (group.getKind() != GroupKind::block)
+    return emitOpError("prefix is a block option: ")
+           << group
+           << " scans by shuffles; carry the running total with 'aggregate' "
+              "and combine it yourself";
+  if (getInitialValue())
+    return emitOpError("prefix and initial_value both seed the scan; pass one "
+                       "(the prefix function can start from the initial value)");
+  auto function =
+      SymbolTable::lookupNearestSymbolFrom<FunctionOpInterface>(*this, callback);
+  if (!function)
+    return success(); // supplied by the host compiler when it links the site
+  Type item = getItemType();
+  Type state = getPrefixState().getType();
+  auto type = dyn_cast<FunctionType>(function.getFunctionType());
+  if (!type || type.getNumInputs() != 2 || type.getNumResults() != 1 ||
+      type.getInput(0) != state || type.getInput(1) != item ||
+      type.getResult(0) != item)
+    return emitOpError("prefix function ")
+           << callback << " must take the state and the tile's aggregate and "
+           << "return the prefix (" << state << ", " << item << ") -> " << item
+           << "; it is " << function.getFunctionType();
+  return success();
 }
 
 std::optional<ScratchLayout> ScanOp::getScratchLayout(const TileGeometry &tile) {
   if (tile.warpLike)
     return std::nullopt;
-  if (getBlockAlgorithm() == ScanAlgorithm::warp_scans)
-    return ScratchLayout{llvm::divideCeil(tile.blockSize, kWarpThreads), false,
-                         0};
+  if (getBlockAlgorithm() == ScanAlgorithm::warp_scans) {
+    // One aggregate per warp, and the block prefix a callback returns when
+    // more than one warp needs it (CUB's block_prefix).
+    int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
+    return ScratchLayout{
+        warps + (getPrefixCallback() && warps > 1 ? 1 : 0), false, 0};
+  }
   // The raking grid, and the block aggregate after it when it is asked for
   // (CUB's TempStorage always has the slot).
   return ScratchLayout{RakingLayout(tile.blockSize).gridElements() +
@@ -604,6 +646,14 @@ void ScanOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   addPayloadEffects(effects, getInputMutable(), getOutputMutable());
+  // The prefix function may read and update the state it is given.
+  for (OpOperand &state : getPrefixStateMutable())
+    if (isa<MemRefType>(state.get().getType())) {
+      effects.emplace_back(MemoryEffects::Read::get(), &state,
+                           SideEffects::DefaultResource::get());
+      effects.emplace_back(MemoryEffects::Write::get(), &state,
+                           SideEffects::DefaultResource::get());
+    }
   if (combinesThroughScratch(*this))
     addScratchEffects(effects);
 }

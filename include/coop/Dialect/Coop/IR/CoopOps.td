@@ -473,9 +473,19 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     `aggregate` the op also returns the aggregate of the whole tile (with
     the initial value), in every thread, as its last result.
 
+    `prefix = @f(%state : type)` (blocks only) scans many tiles in a loop,
+    as CUB's block prefix callback: once per op, the block's first thread
+    calls `@f(%state, tile_aggregate) -> item`; the returned value is the
+    prefix combined before every item of the tile (so an exclusive scan's
+    first item is that prefix), and `@f` may update the state it is given
+    to carry a running total to the next tile. The aggregate, when asked
+    for, is the tile's own.
+
     Rules checked here: exactly one of `op` and `combiner`; the combiner
     takes two items and returns one; results match the input's item type;
-    `algorithm` and `temp_storage` only on blocks.
+    `algorithm`, `temp_storage` and `prefix` only on blocks; not both
+    `prefix` and `initial_value`; `@f`, where the module has it, takes the
+    state and an item and returns an item.
 
     ```mlir
     coop.scan %block, %items into %out mode = exclusive op = sum
@@ -483,6 +493,9 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
         : !coop.group<block>, memref<4xi32>, memref<4xi32>
     %x, %total = coop.scan %warp, %v mode = inclusive op = max aggregate
         : !coop.group<warp>, f32 -> f32, f32
+    coop.scan %block, %items into %out mode = exclusive op = sum
+        prefix = @running_total(%state : memref<1xi32>)
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
     ```
   }];
   let arguments = (ins
@@ -490,10 +503,12 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
     Optional<Coop_Payload>:$output,
     Optional<Coop_Element>:$initial_value,
+    Optional<AnyType>:$prefix_state,
     Optional<Coop_TempStorage>:$temp_storage,
     Coop_ScanModeAttr:$mode,
     OptionalAttr<Coop_BinaryOpAttr>:$kind,
     OptionalAttr<FlatSymbolRefAttr>:$combiner,
+    OptionalAttr<FlatSymbolRefAttr>:$prefix_callback,
     OptionalAttr<Coop_ScanAlgorithmAttr>:$algorithm,
     UnitAttr:$aggregate,
     UnitAttr:$is_unsigned);
@@ -502,6 +517,8 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     $group `,` $input (`into` $output^)? `mode` `=` `` $mode
     (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
     (`initial_value` `=` $initial_value^ `:` type($initial_value))?
+    (`prefix` `=` $prefix_callback^ `(` $prefix_state `:` type($prefix_state)
+     `)`)?
     (`algorithm` `=` `` $algorithm^)?
     (`aggregate` $aggregate^)? (`unsigned` $is_unsigned^)?
     (`temp_storage` `=` $temp_storage^)?
@@ -525,6 +542,7 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
       return getAlgorithm().value_or(::mlir::coop::ScanAlgorithm::raking);
     }
     bool isInclusive() { return getMode() == ::mlir::coop::ScanMode::inclusive; }
+    ::mlir::LogicalResult verifyPrefix();
   }];
 }
 
