@@ -369,3 +369,75 @@ def scan_kernel(ipt: int, width, mode: str, scan_op, algorithm, scalar: bool,
             coop.store(block, dst, out, offset=base)
             agg[base // ipt + linear_tid()] = a
     return kernel
+
+
+def running_total_function(scan_op: str):
+    """A prefix function carrying the running `scan_op` of the tiles so far:
+    returns it and folds in the tile's aggregate (CUB's
+    BlockPrefixCallbackOp)."""
+    if scan_op == "sum":
+        def running_total(state, aggregate):
+            prefix = state[0]
+            state[0] = prefix + aggregate
+            return prefix
+    elif scan_op == "max":
+        def running_total(state, aggregate):  # noqa: F811 -- the max variant
+            prefix = state[0]
+            state[0] = max(prefix, aggregate)
+            return prefix
+    else:
+        raise ValueError(f"no running-total function for {scan_op!r}")
+    return running_total
+
+
+@functools.cache
+def prefix_scan_kernel(ipt: int, mode: str, scan_op: str, algorithm, dtype: str,
+                       shared_state: bool):
+    """Each block scans `tiles` consecutive tiles of src in a loop, seeding
+    each with the running total of the tiles before (a StatefulFunction
+    whose state is a local or shared array); dst gets the scanned tiles,
+    totals[b] block b's final running total."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    element = np.dtype(dtype).type
+    start = identity(scan_op, dtype)
+    running_total, linear_tid = running_total_function(scan_op), _linear_tid()
+
+    if shared_state:
+        @cuda.jit
+        def kernel(src, dst, totals, tiles):
+            block = coop.this_block()
+            state = cuda.shared.array(1, element)
+            if linear_tid() == 0:
+                state[0] = start
+            prefix = coop.StatefulFunction(running_total, state)
+            items = coop.ThreadData(ipt)
+            tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
+            for t in range(tiles):
+                offset = (cuda.blockIdx.x * tiles + t) * tile
+                coop.load(block, src, items, offset=offset)
+                out = coop.scan(block, items, mode=mode, scan_op=scan_op, prefix_op=prefix,
+                                algorithm=algorithm)
+                coop.store(block, dst, out, offset=offset)
+            if linear_tid() == 0:
+                totals[cuda.blockIdx.x] = state[0]
+    else:
+        @cuda.jit
+        def kernel(src, dst, totals, tiles):
+            block = coop.this_block()
+            state = cuda.local.array(1, element)
+            state[0] = start
+            prefix = coop.StatefulFunction(running_total, state)
+            items = coop.ThreadData(ipt)
+            tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
+            for t in range(tiles):
+                offset = (cuda.blockIdx.x * tiles + t) * tile
+                coop.load(block, src, items, offset=offset)
+                out = coop.scan(block, items, mode=mode, scan_op=scan_op, prefix_op=prefix,
+                                algorithm=algorithm)
+                coop.store(block, dst, out, offset=offset)
+            if linear_tid() == 0:
+                totals[cuda.blockIdx.x] = state[0]
+    return kernel

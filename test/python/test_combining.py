@@ -228,14 +228,142 @@ def test_error_block_aggregate_must_be_a_constant():
         kernel, (I32, I32, types.boolean))
 
 
-def test_error_prefix_op_names_the_workaround():
-    def kernel(src, dst):
-        block = coop.this_block()
-        items = coop.ThreadData(4)
-        coop.load(block, src, items)
-        coop.store(block, dst, coop.inclusive_sum(block, items, prefix_op=1))
+PREFIX_ARGS = (I32, I32, I32, types.int64)
 
-    assert "prefix_op" in _error(kernel) and "block_aggregate=True" in _error(kernel)
+
+@pytest.mark.parametrize("shared_state", (False, True), ids=("local", "shared"))
+@pytest.mark.parametrize("algorithm", cm.SCAN_ALGORITHMS)
+def test_block_scan_with_a_prefix_function(algorithm, shared_state):
+    # CUB's BlockPrefixCallbackOp: raking calls it inside the raking warp
+    # and shuffles the prefix (no extra barrier); warp_scans publishes it in
+    # one more slot after one more barrier. The function is inlined, and a
+    # local state stays in a register.
+    kernel = cm.prefix_scan_kernel(4, "exclusive", "sum", algorithm, "int32", shared_state)
+    ptx = _ptx(kernel, PREFIX_ARGS, block=(256,))
+    _no_local_memory(ptx)
+    assert not re.search(r"\bcall(\.uni)?\b", _kernel_body(ptx))
+    # Per tile: the scan's own barriers, and the reuse barrier before the
+    # next tile's scan rewrites the scratch.
+    assert _barriers(ptx) == 2 + 1
+    # The scratch (a shared state is Numba's own scalar): 8 warp aggregates
+    # and the block prefix, or the raking grid.
+    slots = 8 + 1 if algorithm == "warp_scans" else 32 * 9
+    assert _shared_bytes(ptx) in (slots * 4, -(-slots * 4 // 16) * 16)
+
+
+def test_prefix_function_results_of_another_width_are_converted():
+    # Numba types `state[0] + aggregate` of int16 as int64; like an operator,
+    # the result is converted back to the item type.
+    kernel = cm.prefix_scan_kernel(2, "inclusive", "sum", None, "int16", False)
+    ptx = _ptx(kernel, (types.int16[::1],) * 3 + (types.int64,))
+    _no_local_memory(ptx)
+
+
+def _prefix_error(scan_call, function="def", state="local", argtypes=PREFIX_ARGS):
+    """The error of a kernel scanning with a prefix_op built from
+    `function` and `state` (sources of expressions) by `scan_call`."""
+    source = f"""
+import numpy
+from numba_cuda_mlir import cuda
+from cuda import coop
+
+
+def running_total(state, aggregate):
+    prefix = state[0]
+    state[0] = prefix + aggregate
+    return prefix
+
+
+def two_items(a, b):
+    return a + b
+
+
+def as_bool(state, aggregate):
+    return aggregate > 0
+
+
+def kernel(src, dst, totals, x):
+    block = coop.this_block()
+    state = {state}
+    prefix = coop.StatefulFunction({function}, state)
+    items = coop.ThreadData(4)
+    coop.load(block, src, items)
+    coop.store(block, dst, {scan_call})
+"""
+    namespace = {}
+    exec(compile(source, "<prefix kernel>", "exec"), namespace)
+    return _error(namespace["kernel"], argtypes)
+
+
+LOCAL_STATE = "cuda.local.array(1, numpy.int32)"
+
+
+def test_error_prefix_op_on_a_warp():
+    message = _prefix_error("coop.exclusive_sum(coop.this_warp(), items, prefix_op=prefix)",
+                            "running_total", LOCAL_STATE)
+    assert "prefix_op is a block option: a warp group scans by shuffles" in message
+
+
+def test_error_prefix_op_with_initial_value():
+    message = _prefix_error("coop.exclusive_scan(block, items, initial_value=0, "
+                            "prefix_op=prefix)", "running_total", LOCAL_STATE)
+    assert "prefix_op and initial_value both seed the scan; pass one" in message
+
+
+def test_error_prefix_op_must_be_a_stateful_function():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=1)",
+                            "running_total", LOCAL_STATE)
+    assert "coop.inclusive_sum's prefix_op must be a coop.StatefulFunction(function, " \
+        "state) made in the kernel; got Literal[int](1)" in message
+
+
+def test_error_prefix_function_takes_state_and_aggregate():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=prefix)",
+                            "two_items", LOCAL_STATE)
+    # Numba compiles two_items(array, int32) as an array expression.
+    assert "coop.inclusive_sum's prefix_op's function two_items must return the item type " \
+        "int32 for (array(int32, 1d, C), int32); it returns array(int32, 1d, C)" in message
+
+
+def test_error_prefix_function_returns_an_item():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=prefix)",
+                            "as_bool", LOCAL_STATE)
+    assert "prefix_op's function as_bool must return the item type int32 for " \
+        "(array(int32, 1d, C), int32); it returns bool" in message
+
+
+def test_error_prefix_function_arity():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=prefix)",
+                            "lambda state: state[0]", LOCAL_STATE)
+    assert "must take the state and the tile's aggregate (array(int32, 1d, C), int32) " \
+        "and return the prefix" in message
+
+
+def test_error_stateful_function_state_must_be_an_array():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=prefix)",
+                            "running_total", "x")
+    assert "StatefulFunction's state must be a one-dimensional array, e.g. " \
+        "cuda.local.array(1, numpy.int32); got int64" in message
+
+
+def test_error_stateful_function_function_must_be_a_function():
+    message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=prefix)",
+                            "x", LOCAL_STATE)
+    assert "StatefulFunction's function must be a Python function " \
+        "function(state, tile_aggregate); got int64" in message
+
+
+def test_stateful_function_outside_kernels():
+    def running_total(state, aggregate):
+        prefix = state[0]
+        state[0] = prefix + aggregate
+        return prefix
+
+    import numpy as np
+    prefix = coop.StatefulFunction(running_total, np.zeros(1, np.int32))
+    assert [prefix(5), prefix(7), prefix(1)] == [0, 5, 12] and prefix.state[0] == 13
+    with pytest.raises(TypeError, match="StatefulFunction's function must be callable"):
+        coop.StatefulFunction(3, np.zeros(1))
 
 
 def test_error_operator_both_positional_and_keyword():

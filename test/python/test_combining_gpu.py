@@ -174,3 +174,69 @@ def test_scan_with_operator_functions(width, algorithm, dtype, block, ipt):
     for op in (first, last, larger):
         _run_scan(width, algorithm, dtype, block, ipt, op, "inclusive", False, None)
         _run_scan(width, algorithm, dtype, block, ipt, op, "exclusive", False, 4)
+
+
+TILES = 32
+PREFIX_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
+                  ("int64", (1024, 1, 1), 1), ("uint32", (32, 1, 1), 8),
+                  ("float32", (8, 16, 1), 2), ("int16", (40, 1, 1), 3))
+
+
+def _prefix_cases():
+    for algorithm in cm.SCAN_ALGORITHMS:
+        for dtype, block, ipt in PREFIX_CONFIGS:
+            yield algorithm, dtype, block, ipt
+
+
+@pytest.mark.parametrize("algorithm,dtype,block,ipt", list(_prefix_cases()), ids=str)
+def test_scan_with_a_prefix_function_over_many_tiles(algorithm, dtype, block, ipt):
+    """Each block scans 32 tiles in a loop, carrying the running total in a
+    StatefulFunction's state (local, then shared): every tile continues the
+    scan of the tiles before it, and the state ends at the blocks' total."""
+    from numba_cuda_mlir import cuda
+
+    threads = int(np.prod(block))
+    rng = np.random.default_rng(23)
+    for mode, op, shared_state in (("exclusive", "sum", False), ("inclusive", "sum", True),
+                                   ("exclusive", "max", True), ("inclusive", "max", False)):
+        values = _values(rng, dtype, (GRID, TILES * threads * ipt), op)
+        dst = cuda.device_array(values.size, values.dtype)
+        totals = cuda.device_array(GRID, values.dtype)
+        kernel = cm.prefix_scan_kernel(ipt, mode, op, algorithm, dtype, shared_state)
+        kernel[GRID, block](cuda.to_device(values.reshape(-1)), dst, totals, TILES)
+        got = dst.copy_to_host().reshape(GRID, -1)
+        for b in range(GRID):
+            expected, total = cm.scan_model(op, values[b], mode == "inclusive",
+                                            cm.identity(op, dtype))
+            np.testing.assert_array_equal(got[b], expected, err_msg=f"{mode} {op} block {b}")
+            assert totals.copy_to_host()[b] == total, (mode, op, b)
+
+
+@pytest.mark.parametrize("width", (None, 8, 32))
+def test_float16_reductions_and_scans(width):
+    """float16 payloads shuffle as 16-bit words; small integers keep sums
+    exact."""
+    from numba_cuda_mlir import cuda
+
+    block, ipt = (128, 1, 1), 4
+    threads = int(np.prod(block))
+    size = threads if width is None else width
+    rng = np.random.default_rng(3)
+    values = rng.integers(-4, 5, (GRID, threads, ipt)).astype(np.float16)
+    dst = cuda.device_array(GRID * threads, np.float16)
+    cm.reduce_kernel(ipt, width, "sum", None, True, False, False)[GRID, block](
+        cuda.to_device(values.reshape(-1)), dst, 0)
+    got = dst.copy_to_host().reshape(GRID, threads // size, size)
+    groups = values.reshape(GRID, threads // size, size, ipt)
+    for b in range(GRID):
+        for g in range(threads // size):
+            assert np.all(got[b, g] == cm.reduce_model("sum", groups[b, g])), (b, g)
+    scanned = cuda.device_array(values.size, np.float16)
+    agg = cuda.device_array(GRID * threads, np.float16)
+    cm.scan_kernel(ipt, width, "inclusive", "max", None, False, False)[GRID, block](
+        cuda.to_device(values.reshape(-1)), scanned, agg, np.float16(0))
+    got = scanned.copy_to_host().reshape(GRID, threads // size, size, ipt)
+    for b in range(GRID):
+        for g in range(threads // size):
+            expected, _ = cm.scan_model("max", groups[b, g], True, None)
+            np.testing.assert_array_equal(got[b, g], expected)

@@ -19,6 +19,7 @@ from ._groups import (
 )
 from ._markers import (
     CompilerMarkerError,
+    StatefulFunction,
     TempStorage,
     TempStorageLike,
     ThreadData,
@@ -44,6 +45,7 @@ __all__ = [
     "CompilerMarkerError",
     "GroupByMapping",
     "Hierarchy",
+    "StatefulFunction",
     "TempStorage",
     "TempStorageLike",
     "ThreadData",

@@ -69,6 +69,45 @@ def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = Non
     _outside_kernel("TempStorage")
 
 
+class StatefulFunction:
+    """A function with state, the ``prefix_op`` of block scans over many
+    tiles (CUB's block prefix callback).
+
+    Once per scan, the block's first thread calls
+    ``function(state, tile_aggregate)``; the value it returns is combined
+    before every item of the tile, and the function may update ``state`` (a
+    1-element local or shared array) to carry a running total to the next
+    tile::
+
+        def running_total(state, aggregate):
+            prefix = state[0]
+            state[0] = prefix + aggregate
+            return prefix
+
+        state = cuda.local.array(1, numpy.int32)
+        state[0] = 0
+        prefix = coop.StatefulFunction(running_total, state)
+        for tile in range(tiles):
+            ...
+            scanned = coop.exclusive_sum(block, items, prefix_op=prefix)
+    """
+
+    __slots__ = ("function", "state")
+
+    def __init__(self, function, state):
+        if not callable(function):
+            raise TypeError(f"StatefulFunction's function must be callable as "
+                            f"function(state, tile_aggregate); got {function!r}")
+        self.function = function
+        self.state = state
+
+    def __call__(self, tile_aggregate):
+        return self.function(self.state, tile_aggregate)
+
+    def __repr__(self) -> str:
+        return f"StatefulFunction({self.function!r}, {self.state!r})"
+
+
 def load(group, source, output, /, *, algorithm="direct", valid_items=None,
          oob_default=None, offset=None, temp_storage=None) -> None:
     """Load a group tile from ``source`` into each thread's ``output``."""

@@ -20,6 +20,7 @@ from numba_cuda_mlir import cuda as _cuda  # noqa: E402
 from .. import (  # noqa: F401 -- the common API, under this namespace too
     GroupByMapping,
     Hierarchy,
+    StatefulFunction,
     TempStorageLike,
     ThreadData,
     ThreadDataLike,
@@ -50,7 +51,7 @@ local = _cuda.local
 shared = _cuda.shared
 
 __all__ = [
-    "GroupByMapping", "Hierarchy", "TempStorage", "TempStorageLike", "ThreadData",
+    "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
     "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "register",
     "scan", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",

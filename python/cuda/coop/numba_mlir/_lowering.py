@@ -24,7 +24,7 @@ from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
-from ._operators import is_operator_function, link_operator
+from ._operators import is_operator_function, link_operator, link_prefix
 from ._passes import CHECK_PIPELINE, link_into, run_passes
 from ._planner import _root
 from ._sites import Site
@@ -42,6 +42,24 @@ lowering_registry.lower("coop_group.group_by", GroupType, types.VarArg(types.Any
     lambda builder, target, args, kwargs: _dummy(builder, target))
 lowering_registry.lower(_markers.TempStorage, types.VarArg(types.Any))(
     lambda builder, target, args, kwargs: _dummy(builder, target))
+
+
+def _stateful_function(builder, target, args, kwargs):
+    """The StatefulFunction's value is its state as its function takes it: a
+    shared array in the generic address space, with Numba's array layout."""
+    state = builder.load_var(dict(zip(("function", "state"), args), **dict(kwargs))["state"])
+    wanted = builder.get_mlir_type(builder.get_numba_type(target.name))
+    state_type = ir.MemRefType(state.type)
+    if state_type.memory_space is not None:
+        generic = ir.MemRefType.get(state_type.shape, state_type.element_type,
+                                    state_type.layout)
+        state = memref.memory_space_cast(generic, state)
+    if state.type != wanted:
+        state = memref.cast(wanted, state)
+    builder.store_var(target, state)
+
+
+lowering_registry.lower(_markers.StatefulFunction, types.VarArg(types.Any))(_stateful_function)
 
 
 def _block_dims(builder, where):
@@ -106,10 +124,6 @@ def _lower(operation, builder, target, args, kwargs):
     for option in operation.options:
         if option.kind in ("choice", "flag"):
             call.attributes[option.name] = _literal_option(call, option)
-        elif option.kind == "prefix" and call.given(option.name):
-            call.error(f"coop.{name}'s prefix_op (a cuda.coop.StatefulFunction) is not "
-                       "available in the numba-cuda-mlir backend yet; scan each tile and "
-                       "carry the running total with block_aggregate=True instead")
     value = element = dtype = None
     for role in operation.positional[1:]:
         var = call.args[role]
@@ -130,6 +144,8 @@ def _lower(operation, builder, target, args, kwargs):
     for option in operation.options:
         if option.kind == "operator":
             call.attributes[option.name] = _operator_option(call, option, dtype)
+        elif option.kind == "prefix" and call.given(option.name):
+            call.attributes[option.name] = _prefix_option(call, option, dtype)
     if any(o.kind == "operator" for o in operation.options) or operation.fixed:
         # Named min and max compare the payload's integers as its dtype does.
         if isinstance(dtype, types.Integer) and not dtype.signed:
@@ -156,6 +172,9 @@ def _lower(operation, builder, target, args, kwargs):
         elif option.kind == "payload":
             call.operands.append((option.name,
                                   _payload_operand(call, var, option.name, items)))
+        elif option.kind == "prefix":
+            # The StatefulFunction's value is its state, as its function takes it.
+            call.operands.append((option.name, call.builder.load_var(var)))
     storage, storage_key = _storage(call)
     result_types = []
     if operation.result == "item" or operation.result == "fresh" and scalar:
@@ -276,6 +295,20 @@ def _operator_option(call, option, item):
     shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
     call.error(f"{option.name} must be one of {', '.join(map(repr, option.choices))}; "
                f"got {shown!r}")
+
+
+def _prefix_option(call, option, item):
+    """A StatefulFunction seeding a block scan: its function, linked into the
+    kernel's module."""
+    group = call.numba_type(call.args["group"])
+    if group.kind != "block":
+        call.error(f"{option.name} is a block option: a {group.kind} group scans by "
+                   "shuffles; pass block_aggregate=True and carry the running total "
+                   "yourself")
+    if call.given("initial_value"):
+        call.error(f"{option.name} and initial_value both seed the scan; pass one (the "
+                   "StatefulFunction's state can start at the initial value)")
+    return link_prefix(call.builder, call.numba_type(call.options[option.name]), item)
 
 
 def _index_operand(call, option, var):

@@ -18,7 +18,9 @@ Option kinds:
 * ``payload``: a payload with one entry per item of the value (ranks, flags);
 * ``storage``: a ``TempStorage``;
 * ``operator``: a named operator among ``choices`` or a function of two
-  items (reductions and scans).
+  items (reductions and scans);
+* ``prefix``: a ``StatefulFunction`` whose function seeds each block scan
+  (passed as its state, an operand).
 
 Positional roles: ``group``; ``source``/``destination`` (a device array);
 ``payload`` (a payload the operation fills); ``value`` (the payload, or for
@@ -195,6 +197,9 @@ def _scan_assembly(site, names, group, storage, attributes, loc):
     text = f" mode = {site.attribute('mode')}" + _combining_text(site, names, "scan_op")
     if "initial_value" in names:
         text += f" initial_value = {names['initial_value']} : {site.element_type}"
+    if "prefix_op" in names:
+        text += (f' prefix = @"{site.attribute("prefix_op").symbol}"({names["prefix_op"]} : '
+                 f'{site.type_of("prefix_op")})')
     if site.attribute("algorithm"):
         text += f" algorithm = {site.attribute('algorithm')}"
     if site.attribute("block_aggregate"):

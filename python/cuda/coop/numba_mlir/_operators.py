@@ -1,4 +1,5 @@
-"""Python functions as the operators of reductions and scans.
+"""Python functions as the operators of reductions and scans, and as the
+prefix functions of block scans (`StatefulFunction`).
 
 The function is compiled by Numba as a device function into the kernel's
 module; our site function only declares it and calls it, so its body never
@@ -9,8 +10,9 @@ crosses between the two MLIRs, and Numba's inliner puts it in place.
   a `lambda`/`def` in the kernel (which Numba has turned into a CUDA
   dispatcher Numba-CUDA-MLIR cannot lower).
 * Typing compiles it for (T, T) and checks that it takes two items and
-  returns one. A result of the same kind (Numba widens `int32 + int32` to
-  int64, `float32 * 0.5` to float64) is converted back to T, as C++'s
+  returns one (a prefix function: for (state, T), returning one item). A
+  result of the same kind (Numba widens `int32 + int32` to int64,
+  `float32 * 0.5` to float64) is converted back to T, as C++'s
   `T op(T, T)` would; anything else is an error.
 * Lowering links it (and a converting wrapper when needed) into the kernel's
   module and names it in the site.
@@ -42,8 +44,15 @@ _DEVICE = {}  # Python function -> its device dispatcher (one symbol per functio
 
 @dataclasses.dataclass(frozen=True, order=True)
 class OperatorFunction:
-    """A compiled operator as a site names it."""
+    """A compiled function as a site names and declares it (MLIR types)."""
     symbol: str
+    parameters: tuple[str, ...]
+    result: str
+
+    @property
+    def declaration(self) -> str:
+        return (f'func.func private @"{self.symbol}"({", ".join(self.parameters)}) -> '
+                f'{self.result}\n')
 
 
 def device_dispatcher(value):
@@ -91,14 +100,14 @@ def is_operator_function(value_type) -> bool:
                                                              MLIRDispatcher)
 
 
-def _symbol(dispatcher, item):
+def _symbol(dispatcher, argtypes):
     # The name Numba gives its own calls of the dispatcher: a direct call of
     # the same function in the kernel shares the compile.
-    return mangled_name(f"{dispatcher.py_func.__qualname__}_{id(dispatcher)}", (item, item))
+    return mangled_name(f"{dispatcher.py_func.__qualname__}_{id(dispatcher)}", argtypes)
 
 
-def _compile(dispatcher, item):
-    return compile_device_callee(dispatcher, (item, item), _symbol(dispatcher, item))
+def _compile(dispatcher, argtypes):
+    return compile_device_callee(dispatcher, argtypes, _symbol(dispatcher, argtypes))
 
 
 def _same_kind(got, item) -> bool:
@@ -108,40 +117,61 @@ def _same_kind(got, item) -> bool:
 
 def check_operator(value_type, item, where: str) -> None:
     """A TypingError unless the operator takes two items and returns one."""
-    dispatcher = value_type.dispatcher
+    _check(value_type.dispatcher, (item, item), item, where,
+           f"two items ({item}, {item}) and return one")
+
+
+def check_prefix(prefix_type, item, where: str) -> None:
+    """A TypingError unless the StatefulFunction's function takes its state
+    and an item and returns one."""
+    _check(prefix_type.function.dispatcher, (prefix_type.state, item), item,
+           f"{where}'s function",
+           f"the state and the tile's aggregate ({prefix_type.state}, {item}) and return "
+           "the prefix")
+
+
+def _check(dispatcher, argtypes, item, where: str, takes: str) -> None:
     py_func = dispatcher.py_func
     name = getattr(py_func, "__qualname__", py_func)
+    shown = ", ".join(map(str, argtypes))
     try:
         shape = inspect.signature(py_func)
-        shape.bind(item, item)
+        shape.bind(*argtypes)
     except (TypeError, ValueError):
-        raise TypingError(f"{where} {name}{shape} must take two items ({item}, {item}) and "
-                          f"return one") from None
+        raise TypingError(f"{where} {name}{shape} must take {takes}") from None
     try:
-        returned = _compile(dispatcher, item).signature.return_type
-    except Exception as error:  # the operator's own typing error
-        raise TypingError(f"{where} {name} does not compile for ({item}, {item}):\n"
-                          f"{error}") from None
+        returned = _compile(dispatcher, argtypes).signature.return_type
+    except Exception as error:  # the function's own typing error
+        raise TypingError(f"{where} {name} does not compile for ({shown}):\n{error}") from None
     if returned != item and not _same_kind(returned, item):
         raise TypingError(f"{where} {name} must return the item type {item} for "
-                          f"({item}, {item}); it returns {returned}")
+                          f"({shown}); it returns {returned}")
 
 
 def link_operator(builder, value_type, item) -> OperatorFunction:
     """Links the compiled operator into the kernel's module (first, so the
     site's declaration of it is skipped) and returns what the site calls."""
-    dispatcher = value_type.dispatcher
-    symbol = _symbol(dispatcher, item)
-    result = _compile(dispatcher, item)
+    return _link(builder, value_type.dispatcher, (item, item), item)
+
+
+def link_prefix(builder, prefix_type, item) -> OperatorFunction:
+    """Links a StatefulFunction's compiled function, as `link_operator`."""
+    return _link(builder, prefix_type.function.dispatcher, (prefix_type.state, item), item)
+
+
+def _link(builder, dispatcher, argtypes, item) -> OperatorFunction:
+    symbol = _symbol(dispatcher, argtypes)
+    result = _compile(dispatcher, argtypes)
     callee = link_compiled(builder, result, symbol)
     returned = result.signature.return_type
     if returned != item:
         symbol = _converting_wrapper(builder, symbol, callee, returned, item)
-    return OperatorFunction(symbol)
+    parameters = tuple(str(builder.get_mlir_type(t)) for t in argtypes)
+    return OperatorFunction(symbol, parameters, str(builder.get_mlir_type(item)))
 
 
 def _converting_wrapper(builder, symbol, callee, returned, item) -> str:
-    """`func.func private @<symbol>__as_<item>(T, T) -> T`: the operator with
+    """`func.func private @<symbol>__as_<item>(...) -> T`: the function with
     its result converted to the item type by Numba's own cast."""
     wrapper = f"{symbol}__as_{item}"
     body = builder.mlir_gpu_module.regions[0].blocks[0]
@@ -150,7 +180,7 @@ def _converting_wrapper(builder, symbol, callee, returned, item) -> str:
     element = builder.get_mlir_type(item)
     callee_type = ir.FunctionType(callee.function_type.value)
     with ir.InsertionPoint(body):
-        op = func.FuncOp(wrapper, ir.FunctionType.get([element, element], [element]))
+        op = func.FuncOp(wrapper, ir.FunctionType.get(list(callee_type.inputs), [element]))
         op.attributes["sym_visibility"] = ir.StringAttr.get("private")
         entry = op.add_entry_block()
     with ir.InsertionPoint(entry):

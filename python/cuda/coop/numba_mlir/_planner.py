@@ -29,7 +29,8 @@ from ._operators import device_dispatcher, drop_dead_code_constants
 
 COOP_FUNCTIONS = {
     _groups.this_thread, _groups.this_warp, _groups.this_block, _groups.this_cluster,
-    _groups.this_grid, _markers.ThreadData, _markers.TempStorage, *OPERATIONS,
+    _groups.this_grid, _markers.ThreadData, _markers.TempStorage, _markers.StatefulFunction,
+    *OPERATIONS,
 }
 # Operations whose payload can take its dtype from their device array:
 # marker -> (the array's position, the payload's position) in the call.
@@ -105,6 +106,22 @@ def _is_none(func_ir, var):
         and definition.value is None
 
 
+def _device_function(func_ir, var) -> bool:
+    """Makes the Python function `var` holds a device dispatcher; whether it
+    did."""
+    assign = _defining_assign(func_ir, var) if var is not None else None
+    if assign is None:
+        return False
+    value = assign.value
+    python_value = value.value if isinstance(value, (nir.Global, nir.FreeVar)) \
+        else _resolve(func_ir, assign.target)
+    dispatcher = device_dispatcher(python_value)
+    if dispatcher is None:
+        return False
+    assign.value = nir.Global(dispatcher.py_func.__name__, dispatcher, value.loc)
+    return True
+
+
 def _calls(func_ir):
     for block in func_ir.blocks.values():
         for index, stmt in enumerate(block.body):
@@ -139,14 +156,17 @@ class CoopPlanner(WholeFunctionPlanner):
         return changed
 
     def _operator_functions(self, func_ir, calls) -> bool:
-        """Operator arguments that are Python functions become Numba device
-        dispatchers (`_operators.py`)."""
+        """Operator arguments and StatefulFunction functions that are Python
+        functions become Numba device dispatchers (`_operators.py`)."""
         changed = False
         for _, _, stmt, target in calls:
+            args, kws = stmt.value.args, dict(stmt.value.kws)
+            if target is _markers.StatefulFunction:
+                changed |= _device_function(func_ir, kws.get("function",
+                                                             args[0] if args else None))
             operation = OPERATIONS.get(target)
             if operation is None:
                 continue
-            args, kws = stmt.value.args, dict(stmt.value.kws)
             for option in operation.options:
                 if option.kind != "operator":
                     continue
@@ -155,17 +175,7 @@ class CoopPlanner(WholeFunctionPlanner):
                     position = len(operation.positional) + \
                         operation.positional_options.index(option.name)
                     var = args[position] if position < len(args) else None
-                assign = _defining_assign(func_ir, var) if var is not None else None
-                if assign is None:
-                    continue
-                value = assign.value
-                python_value = value.value if isinstance(value, (nir.Global, nir.FreeVar)) \
-                    else _resolve(func_ir, assign.target)
-                dispatcher = device_dispatcher(python_value)
-                if dispatcher is not None:
-                    assign.value = nir.Global(dispatcher.py_func.__name__, dispatcher,
-                                              value.loc)
-                    changed = True
+                changed |= _device_function(func_ir, var)
         if changed:
             drop_dead_code_constants(func_ir)
             rebuild_definitions(func_ir)

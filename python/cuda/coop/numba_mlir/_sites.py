@@ -106,11 +106,9 @@ class Site:
         elif self.result_types:
             values = ", ".join(f"%r#{i}" for i in range(len(self.result_types)))
             returned = f"return {values} : {', '.join(self.result_types)}"
-        # Operator functions are Numba's, linked into the kernel's module
-        # before the site: the site only declares them.
-        t = self.element_type
-        operators = "".join(f'func.func private @"{value.symbol}"({t}, {t}) -> {t}\n'
-                            for _, value in self.attributes
+        # Operator and prefix functions are Numba's, linked into the kernel's
+        # module before the site: the site only declares them.
+        operators = "".join(value.declaration for _, value in self.attributes
                             if isinstance(value, OperatorFunction))
         return name, (f"{operators}func.func private @{name}({signature}){results} "
                       f"attributes {{{', '.join(function_attributes)}}} {{\n"

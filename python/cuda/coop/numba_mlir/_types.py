@@ -1,7 +1,9 @@
 """Numba types of cuda.coop descriptors.
 
 Groups and temp storage are compile-time facts: their types carry everything
-(kind, partition, storage policy) and their runtime value is a dummy i32.
+(kind, partition, storage policy) and their runtime value is a dummy i32. A
+StatefulFunction's function is a compile-time fact and its runtime value is
+its state, the array Numba would pass to the function.
 """
 
 from numba_cuda_mlir import types
@@ -49,10 +51,22 @@ class TempStorageType(types.Type):
         return " ".join(parts)
 
 
+class StatefulFunctionType(types.Type):
+    def __init__(self, function: types.Type, state: types.Array):
+        self.function, self.state = function, state
+        super().__init__(name=f"coop.stateful_function<{function}, {state}>")
+
+
 class _DummyModel(PrimitiveModel):
     def __init__(self, dmm, fe_type):
         super().__init__(dmm, fe_type, ir.IntegerType.get_signless(32))
 
 
+class _StateModel(PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, dmm.lookup(fe_type.state).get_data_type())
+
+
 register_model(GroupType)(_DummyModel)
 register_model(TempStorageType)(_DummyModel)
+register_model(StatefulFunctionType)(_StateModel)

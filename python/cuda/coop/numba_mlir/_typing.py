@@ -18,11 +18,11 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 
 from .. import _groups, _markers
 from ._operations import OPERATIONS
-from ._operators import check_operator, is_operator_function
+from ._operators import check_operator, check_prefix, is_operator_function
 from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
 from ._temp_storage import TempStorage as QualifiedTempStorage
 from ._temp_storage import temp_storage_facts
-from ._types import GroupType, TempStorageType
+from ._types import GroupType, StatefulFunctionType, TempStorageType
 
 
 def _register_global(fn, template):
@@ -186,6 +186,8 @@ def _operation_template(operation):
                 if option.kind == "operator" and option.name in operands:
                     _check_operator(operands[option.name], item, option,
                                     f"coop.{name}'s {option.name}")
+                elif option.kind == "prefix" and option.name in operands:
+                    _check_prefix(operands[option.name], item, f"coop.{name}'s {option.name}")
             result = types.none
             if operation.result == "fresh":
                 result = value.copy(layout="C", readonly=False) \
@@ -209,6 +211,42 @@ def _check_operator(value_type, item, option, what):
         return
     raise TypingError(f"{what} must be one of {', '.join(map(repr, option.choices))} or a "
                       f"function of two items; got {value_type}")
+
+
+def _check_prefix(value_type, item, what):
+    """None, or a StatefulFunction whose function makes a prefix of an item."""
+    if isinstance(value_type, (types.NoneType, types.Omitted)):
+        return
+    if not isinstance(value_type, StatefulFunctionType):
+        raise TypingError(f"{what} must be a coop.StatefulFunction(function, state) made in "
+                          f"the kernel; got {value_type}")
+    check_prefix(value_type, item, what)
+
+
+class StatefulFunctionTemplate(AbstractTemplate):
+    """`StatefulFunction(function, state)` in a kernel: the function (a
+    Python function the planner made a device function) and its state, a
+    one-dimensional array."""
+
+    key = _markers.StatefulFunction
+
+    def generic(self, args, kws):
+        unknown = sorted(set(kws) - {"function", "state"})
+        if unknown or len(args) + len(kws) != 2:
+            raise TypingError("StatefulFunction takes a function and its state: "
+                              "coop.StatefulFunction(function, state)")
+        given = dict(zip(("function", "state"), args), **kws)
+        function, state = given["function"], given["state"]
+        if not is_operator_function(function):
+            raise TypingError(f"StatefulFunction's function must be a Python function "
+                              f"function(state, tile_aggregate); got {function}")
+        if not (isinstance(state, types.Array) and state.ndim == 1):
+            raise TypingError(f"StatefulFunction's state must be a one-dimensional array, "
+                              f"e.g. cuda.local.array(1, numpy.int32); got {state}")
+        return signature(StatefulFunctionType(function, state), *args, *kws.values())
+
+
+_register_global(_markers.StatefulFunction, StatefulFunctionTemplate)
 
 
 for _operation in OPERATIONS.values():
