@@ -29,6 +29,13 @@ __version__: str
 
 class CompilerMarkerError(RuntimeError): ...
 
+class StatefulFunction:
+    """A function with state, the ``prefix_op`` of block scans over many tiles."""
+    function: Callable[[Any, Any], Any]
+    state: Any
+    def __init__(self, function: Callable[[Any, Any], Any], state: Any) -> None: ...
+    def __call__(self, tile_aggregate: Any) -> Any: ...
+
 class ThreadHierarchy:
     def __init__(self) -> None: ...
     @property
@@ -167,7 +174,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
@@ -176,7 +183,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
@@ -185,7 +192,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
@@ -194,110 +201,110 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...

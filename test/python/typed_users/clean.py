@@ -56,6 +56,23 @@ def qualified_api(source: NDArray[np.float32], destination: NDArray[np.float32],
     del capacity, alignment, policy, synchronized, as_protocol
 
 
+def running_total(state: NDArray[np.int32], aggregate: int) -> int:
+    prefix = int(state[0])
+    state[0] = prefix + aggregate
+    return prefix
+
+
+def tiles_with_a_prefix(source: NDArray[np.int32], tiles: int) -> None:
+    block = coop.this_block()
+    state = numba_coop.local.array(1, np.int32)
+    prefix = coop.StatefulFunction(running_total, state)
+    items: coop.ThreadDataLike[int] = coop.ThreadData(4)
+    for _ in range(tiles):
+        coop.load(block, source, items)
+        scanned = numba_coop.exclusive_sum(block, items, prefix_op=prefix)
+        coop.store(block, source, scanned)
+
+
 mapping = coop.GroupByMapping(8, True, "thread")
 keywords = coop.GroupByMapping(count=2, exhaustive=False, unit="warp")
 group = coop.ThreadGroup("threads_within_warp", parent=coop.this_warp(), mapping=mapping)

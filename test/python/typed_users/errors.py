@@ -26,6 +26,7 @@ def kernel(source: NDArray[np.int32], items_per_thread: int) -> None:
     coop.store(block, source, items, temp_storage=5)  # error
     coop.exchange(block, items, mode="transpose")  # error
     coop.shuffle(block, items, mode="rotate")  # error
+    coop.exclusive_sum(block, items, prefix_op=5)  # error
     del name
 
 

@@ -13,6 +13,7 @@ from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
 from .. import ReduceAlgorithm as _ReduceAlgorithm
 from .. import ScanAlgorithm as _ScanAlgorithm
 from .. import ScanMode as _ScanMode
+from .. import StatefulFunction as StatefulFunction
 from .. import GroupByMapping as GroupByMapping
 from .. import Hierarchy as Hierarchy
 from .. import IntegerValue as _IntegerValue
@@ -144,7 +145,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
@@ -153,7 +154,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
@@ -162,7 +163,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
@@ -171,7 +172,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
@@ -180,7 +181,7 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
@@ -189,162 +190,162 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
          block_aggregate: Literal[True],
-         prefix_op: object | None = None,
+         prefix_op: StatefulFunction | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: object | None = None,
+                   prefix_op: StatefulFunction | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: object | None = None,
+                  prefix_op: StatefulFunction | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
