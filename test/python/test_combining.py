@@ -388,12 +388,30 @@ def test_coop_kernels_get_their_blocks_launch_bounds():
 
 @pytest.mark.parametrize("width", (None, 8))
 def test_float16_reductions_and_scans_compile(width):
-    # Numba-CUDA-MLIR types float16 payloads; they shuffle as 16-bit words.
+    # Numba keeps float16 payloads as i16 words: the operators still combine
+    # float16 items (never the words as integers), and they shuffle as
+    # 16-bit words.
     F16 = types.float16[::1]
     reduce_kernel = cm.reduce_kernel(4, width, "sum", None, True, False, False)
-    scan_kernel = cm.scan_kernel(2, width, "inclusive", "max", None, False, False)
-    for kernel, argtypes in ((reduce_kernel, (F16, F16, types.int64)),
-                             (scan_kernel, (F16, F16, F16, types.float16))):
+    scan_kernel = cm.scan_kernel(2, width, "inclusive", "max", None, False, True)
+    for kernel, argtypes, arithmetic in (
+            (reduce_kernel, (F16, F16, types.int64), r"\badd\.f16\b"),
+            (scan_kernel, (F16, F16, F16, types.float16), r"\bsetp\.\w+\.f16\b")):
         ptx = _ptx(kernel, argtypes)
         _no_local_memory(ptx)
         assert _shuffles(ptx) > 0
+        body = _kernel_body(ptx)
+        assert re.search(arithmetic, body) and not re.search(r"\b(add|max|min)\.[su]16\b", body)
+
+
+def test_float16_constants_keep_their_value():
+    # oob_default=1.5 is the float16 1.5 (0x3E00 = 15872), not 1 as an i16.
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, valid_items=3, oob_default=1.5)
+        coop.store(block, dst, items)
+
+    F16 = types.float16[::1]
+    ptx = _ptx(cuda.jit(kernel), (F16, F16))
+    assert re.search(r"mov\.[bu]16\s+%rs\d+, 15872;", ptx)

@@ -169,7 +169,7 @@ def _skeleton(body, calls, sites, repeated: bool = False) -> str:
     params, storages, lines = [], {}, []
     for k, site in enumerate(sites):
         types = [("index" if i in site.index_positions else t)
-                 for i, t in enumerate(site.value_types)]
+                 for i, t in enumerate(site.op_types)]
         params += [f"%s{k}_{i}: {t}" for i, t in enumerate(types)]
     conditions = 0
     if repeated:
@@ -186,7 +186,7 @@ def _skeleton(body, calls, sites, repeated: bool = False) -> str:
                 storage = None
                 if site.storage is not None:
                     storage = storages.setdefault(key, (f"%ts{len(storages)}", site.storage))[0]
-                operands = [f"%s{k}_{j}" for j in range(len(site.value_types))]
+                operands = [f"%s{k}_{j}" for j in range(len(site.op_types))]
                 lines += site.op_lines(f"s{k}_", operands, storage,
                                        attributes=f"{{coop.site = {k} : i64}}")
             elif operation.name == "gpu.barrier":

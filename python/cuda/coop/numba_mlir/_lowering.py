@@ -146,12 +146,17 @@ def _lower(operation, builder, target, args, kwargs):
             call.attributes[option.name] = _operator_option(call, option, dtype)
         elif option.kind == "prefix" and call.given(option.name):
             call.attributes[option.name] = _prefix_option(call, option, dtype)
-    if any(o.kind == "operator" for o in operation.options) or operation.fixed:
+    if operation.combines:
         # Named min and max compare the payload's integers as its dtype does.
         if isinstance(dtype, types.Integer) and not dtype.signed:
             call.attributes["unsigned"] = True
     if element is None:
         element = value.type if scalar else ir.MemRefType(value.type).element_type
+    item_storage = None
+    if operation.combines and not scalar and builder.get_mlir_type(dtype) != element:
+        # Numba keeps float16 payloads as i16 words; the operator needs the
+        # items as float16.
+        item_storage, element = element, builder.get_mlir_type(dtype)
     operation_rules = _RULES.get(name)
     if operation_rules is not None:
         operation_rules(call, scalar)
@@ -183,11 +188,13 @@ def _lower(operation, builder, target, args, kwargs):
     if aggregate:
         result_types.append(element)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
-                operands=tuple((role, str(v.type)) for role, v in call.operands),
+                operands=tuple((role, _site_type(v.type, item_storage, element))
+                               for role, v in call.operands),
                 attributes=tuple(sorted(call.attributes.items(), key=lambda kv: kv[0])),
                 element_type=str(element), block_dims=_block_dims(builder, call.where),
                 storage=storage, filename=call.filename, line=call.line, col=call.col,
-                result_types=tuple(str(t) for t in result_types))
+                result_types=tuple(str(t) for t in result_types),
+                item_storage=str(item_storage) if item_storage else None)
     operands = [v for _, v in call.operands]
     made = _call_site(builder, site, operands, storage_key, results=result_types)
     results = list(made.results)
@@ -198,6 +205,15 @@ def _lower(operation, builder, target, args, kwargs):
         results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
     if results:
         builder.store_var(target, tuple(results) if aggregate else results[0])
+
+
+def _site_type(mlir_type, item_storage, element) -> str:
+    """An operand's type as the site's op takes it: payloads of items kept as
+    their storage words (`item_storage`) hold `element` items there."""
+    if item_storage is None or not isinstance(mlir_type, ir.MemRefType):
+        return str(mlir_type)
+    memref_type = ir.MemRefType(mlir_type)
+    return str(ir.MemRefType.get(memref_type.shape, element))
 
 
 def _shuffle_rules(call, scalar):
@@ -337,7 +353,10 @@ def _item_operand(call, name, var, element, expected):
     elif value_type != expected:
         call.error(f"{name} has type {value_type} but the payload's items are {expected}; "
                    f"cast it, e.g. numpy.{expected}(...)")
-    return call.builder.mlir_convert(call.builder.load_var(var), element)
+    item = call.builder.get_mlir_type(expected)
+    value = call.builder.mlir_convert(call.builder.load_var(var), item)
+    # float16 items are kept as i16 words in arrays and payloads.
+    return value if item == element else arith.bitcast(element, value)
 
 
 def _constant(call, var):

@@ -86,6 +86,13 @@ class Operation:
         return frozenset(o.name for o in self.options if o.kind == "index")
 
     @property
+    def combines(self) -> bool:
+        """Whether the operation applies an operator to its items (so it
+        needs their arithmetic type, not only their bits)."""
+        return any(o.kind == "operator" for o in self.options) or any(
+            name in ("binary_op", "scan_op") for name, _ in self.fixed)
+
+    @property
     def memory_role(self) -> str | None:
         """The device array the payload's dtype can come from."""
         return next((r for r in self.positional if r in ("source", "destination")), None)

@@ -29,6 +29,10 @@ class Site:
     line: int
     col: int
     result_types: tuple[str, ...] = ()   # the op's results (scalars)
+    # The word type the caller's payloads keep items in when it is not the
+    # item type (Numba's i16 for float16): the op's payloads (`value`,
+    # `output`, typed with items in `operands`) are copies.
+    item_storage: str | None = None
 
     @property
     def operation(self) -> Operation:
@@ -50,7 +54,18 @@ class Site:
     def value_types(self) -> list[str]:
         """Types of the values the call passes, in order (index operands as
         the i64 Numba passes)."""
+        return [self._stored(role, t) for role, t in self.operands]
+
+    @property
+    def op_types(self) -> list[str]:
+        """Types of the values as the site's op takes them."""
         return [t for _, t in self.operands]
+
+    def _stored(self, role: str, op_type: str) -> str:
+        """The type the caller passes for an operand the op takes as `op_type`."""
+        if self.item_storage is None or role not in _COPIED_ROLES:
+            return op_type
+        return op_type.replace(f"x{self.element_type}>", f"x{self.item_storage}>")
 
     @property
     def index_positions(self) -> list[int]:
@@ -82,6 +97,16 @@ class Site:
         for i in self.index_positions:
             body.append(f"%i{i} = arith.index_cast %a{i} : i64 to index")
             operands[i] = f"%i{i}"
+        copies = []
+        for i, (role, op_type) in enumerate(self.operands):
+            if self.item_storage is not None and role in _COPIED_ROLES:
+                body += _copy_payload(f"%a{i}", f"%p{i}", self.value_types[i], op_type,
+                                      role == "value", self.item_storage, self.element_type)
+                if role == "output":
+                    copies += _copy_payload(f"%p{i}", f"%a{i}", op_type, self.value_types[i],
+                                            True, self.element_type, self.item_storage,
+                                            allocate=False)
+                operands[i] = f"%p{i}"
         if self.storage is not None:
             body.append(f"%ts = coop.temp_storage {self.storage}")
         attributes = ""
@@ -96,6 +121,7 @@ class Site:
                 function_attributes.append("coop.dynamic_shared_memory")
         body += self.op_lines("", operands, "%ts" if self.storage is not None else None,
                               attributes)
+        body += copies
         signature = ", ".join(params)
         text = "\n    ".join(body)
         key = f"{signature}{text}{self.block_dims}{placement}"
@@ -138,6 +164,29 @@ class Placement:
     alignment: int
     dynamic: bool    # dynamic shared memory (past 48 KiB) instead of the global
     offset: int      # the site's slice
+
+
+# Payload roles whose items the op reads or writes as items.
+_COPIED_ROLES = ("value", "output")
+
+
+def _copy_payload(source: str, target: str, source_type: str, target_type: str,
+                  copy_items: bool, source_item: str, target_item: str,
+                  allocate: bool = True) -> list[str]:
+    """Lines that allocate `target` (a payload of `target_type`) and, with
+    `copy_items`, fill it with `source`'s items bitcast to the target's item
+    type. The copies stay in registers once promoted."""
+    lines = [f"{target} = memref.alloca() : {target_type}"] if allocate else []
+    if not copy_items:
+        return lines
+    count = int(source_type.split("<", 1)[1].split("x", 1)[0])
+    for k in range(count):
+        name = f"{target[1:]}_{k}"
+        lines += [f"%{name}i = arith.constant {k} : index",
+                  f"%{name}s = memref.load {source}[%{name}i] : {source_type}",
+                  f"%{name}t = arith.bitcast %{name}s : {source_item} to {target_item}",
+                  f"memref.store %{name}t, {target}[%{name}i] : {target_type}"]
+    return lines
 
 
 def barrier_function(group: GroupType, block_dims) -> tuple[str, str]:
