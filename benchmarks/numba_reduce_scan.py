@@ -23,17 +23,16 @@ The kernels are the reference's (its header documents them), for every mode:
             first valid(k) = TILE - (k * 7919) % TILE items only (valid_items on the load and
             the sum). GB/s counts the items read and the aggregates written.
           scan: the scan, then coop.store(..., algorithm="transpose"); GB/s = 2 * items.
-          exclusive_sum_prefix (carry): a persistent grid of SMs * max(1, 2048 / BLOCK) blocks,
-            block b scanning tiles [b * tiles / grid, (b + 1) * tiles / grid) in order. CUB
-            uses a BlockPrefixCallbackOp (a running total); coop's prefix_op is not in the Numba
-            backend yet, so ours is `out, aggregate = coop.exclusive_sum(block, items,
-            block_aggregate=True)`, the running total added to every item, `running +=
-            aggregate` -- the table marks these rows "(carry)".
+          exclusive_sum_prefix: a persistent grid of SMs * max(1, 2048 / BLOCK) blocks,
+            block b scanning tiles [b * tiles / grid, (b + 1) * tiles / grid) in order, each
+            seeded by a prefix function carrying a running total (CUB: a
+            BlockPrefixCallbackOp; coop: prefix_op=coop.StatefulFunction(running_total,
+            state), the state a 1-element local array).
   loop: --grid blocks load one tile with algorithm="striped" (the registers are taken as the
         tile in blocked order, as the reference does), then --reps times {op; feedback}, then
         store it striped. Feedback: reduce: thread 0 (lane 0) sets a[i] = wrap(a[i] +
-        aggregate); scan: a[i] = wrap(out[i]); prefix: a[i] = wrap(out[i] + running), running =
-        wrap(running + aggregate); wrap(x) = x mod 256 (x & 255; x - floor(x / 256) * 256).
+        aggregate); scan and prefix: a[i] = wrap(out[i]), the prefix function keeping its running
+        total as wrap(running + aggregate); wrap(x) = x mod 256 (x & 255; x - floor(x / 256) * 256).
         ns/op = (t(reps) - t(0)) * SMs / (grid * reps).
 
 Every row is checked against a NumPy model of the mode (tiles or blocks 0, 97, 194, ... and the
@@ -153,11 +152,6 @@ class Config:
         return self.op == "sum_partial"
 
     @property
-    def carry(self) -> bool:
-        """A prefix mode: CUB's prefix callback, our carried running total."""
-        return self.family == "prefix"
-
-    @property
     def looped(self) -> bool:
         """The kernel repeats its collective in a runtime loop (barriers counted per iteration)."""
         return self.kernel == "loop" or self.family == "prefix"
@@ -270,7 +264,7 @@ def _scan(c: Config, items: str) -> str:
     if c.kind == "exclusive_max":
         return f'coop.exclusive_scan(group, {items}, "max", initial_value=LOWEST{_algorithm(c)})'
     if c.kind == "exclusive_sum_prefix":
-        return f"coop.exclusive_sum(group, {items}, block_aggregate=True{_algorithm(c)})"
+        return f"coop.exclusive_sum(group, {items}, prefix_op=prefix{_algorithm(c)})"
     return f"coop.{c.kind}(group, {items}{_algorithm(c)})"
 
 
@@ -286,20 +280,31 @@ def kernel_name(c: Config) -> str:
 def kernel_source(c: Config) -> str:
     I = c.ipt
     third = {"loop": ", reps", "tile": ", tiles" if c.family == "prefix" else ""}[c.kernel]
-    lines = [f"def {kernel_name(c)}(src, dst{third}):",
+    lines = []
+    if c.family == "prefix":
+        # The reference's RunningTotal: wrapped only in the loop kernel.
+        update = _wrap(c, "state[0]", "old + aggregate") if c.kernel == "loop" \
+            else ["state[0] = T(old + aggregate)"]
+        lines += ["def running_total(state, aggregate):",
+                  "    old = state[0]",
+                  *(f"    {s}" for s in update),
+                  "    return old",
+                  ""]
+    lines += [f"def {kernel_name(c)}(src, dst{third}):",
              f"    group = {_group(c)}",
              "    tid = cuda.threadIdx.x",
              f"    a = coop.ThreadData({I})"]
+    if c.family == "prefix":
+        lines += ["    state = cuda.local.array(1, T)",
+                  "    state[0] = T(0)",
+                  "    prefix = coop.StatefulFunction(running_total, state)"]
     if c.kernel == "tile" and c.family == "prefix":
         lines += ["    blocks = np.int64(cuda.gridDim.x)",
                   "    b = np.int64(cuda.blockIdx.x)",
-                  "    running = T(0)",
                   "    for k in range(b * tiles // blocks, (b + 1) * tiles // blocks):",
                   f"        base = k * {c.tile}",
                   '        coop.load(group, src, a, offset=base, algorithm="transpose")',
-                  f"        o, aggregate = {_scan(c, 'a')}",
-                  *_loop_over(["o[i] = T(o[i] + running)"], "        ", I),
-                  "        running = T(running + aggregate)",
+                  f"        o = {_scan(c, 'a')}",
                   '        coop.store(group, dst, o, offset=base, algorithm="transpose")']
         return "\n".join(lines) + "\n"
     lines += ["    k = np.int64(cuda.blockIdx.x)",
@@ -319,17 +324,11 @@ def kernel_source(c: Config) -> str:
                       '    coop.store(group, dst, o, offset=base, algorithm="transpose")']
         return "\n".join(lines) + "\n"
     lines.append('    coop.load(group, src, a, offset=base, algorithm="striped")')
-    if c.family == "prefix":
-        lines.append("    running = T(0)")
     lines.append("    for _ in range(reps):")
     if c.family == "reduce":
         lines += [f"        r = {_reduce(c, 'a', c.partial)}",
                   f"        if {_leader(c)}:",
                   *_loop_over(_wrap(c, "a[i]", "a[i] + r"), "            ", I)]
-    elif c.family == "prefix":
-        lines += [f"        o, aggregate = {_scan(c, 'a')}",
-                  *_loop_over(_wrap(c, "a[i]", "o[i] + running"), "        ", I),
-                  *(f"        {s}" for s in _wrap(c, "running", "running + aggregate"))]
     else:
         lines += [f"        o = {_scan(c, 'a')}",
                   *_loop_over(_wrap(c, "a[i]", "o[i]"), "        ", I)]
@@ -819,8 +818,7 @@ def print_table(rows, cub: dict, cub_bars: dict) -> dict:
               f"{_pair(facts['smem'], ref and ref['temp'], 6)} "
               f"{_pair(facts['bar'], bars.get('bar'), 3)} "
               f"{_pair(facts['wsync'], bars.get('wsync'), 3)} "
-              f"{_pair(facts['local'], bars.get('stack'), 4)}"
-              f"{'  (carry)' if c.carry else ''}")
+              f"{_pair(facts['local'], bars.get('stack'), 4)}")
     return summary
 
 
@@ -917,8 +915,7 @@ def main(argv=None) -> int:
           f"{slept:.1f} ms sleep")
     summary = print_table(rows, cub, cub_bars)
     print("columns a/b: coop/CUB; coop/CUB > 1: coop faster (GB/s ratio for tile rows, "
-          "ns/op CUB/coop for loop rows); (carry): CUB's prefix callback against coop's "
-          "block_aggregate with a carried running total")
+          "ns/op CUB/coop for loop rows)")
     for kind, ratios in summary["ratios"].items():
         if ratios:
             worst = min(ratios, key=lambda rc: rc[0])

@@ -70,20 +70,21 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="pytest-xdist workers (each under the sanitizer)")
     args = parser.parse_args()
-    rows = [run(suite, tool, args.select, args.workers) for suite in args.suites
-            for tool in args.tools.split(",")]
+    # Each row prints as soon as its run ends: a device call that times out
+    # still reports the runs it finished.
     print(f"{'suite':11} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
-          f"{'seconds':>7}")
+          f"{'seconds':>7}", flush=True)
     bad = False
-    for row in rows:
-        print(f"{row['suite']:11} {row['tool']:10} {row['passed']:6d} {row['failed']:6d} "
-              f"{row['errors']:6d} {row['hazards']:7d} {row['seconds']:7.0f}")
-        if row["failed"] or row["errors"] or row["hazards"] or not row["passed"] \
-                or row["returncode"]:
-            bad = True
-            print(row["output"][-3000:])
+    for suite in args.suites:
+        for tool in args.tools.split(","):
+            row = run(suite, tool, args.select, args.workers)
+            print(f"{row['suite']:11} {row['tool']:10} {row['passed']:6d} {row['failed']:6d} "
+                  f"{row['errors']:6d} {row['hazards']:7d} {row['seconds']:7.0f}", flush=True)
+            if row["failed"] or row["errors"] or row["hazards"] or not row["passed"] \
+                    or row["returncode"]:
+                bad = True
+                print(row["output"][-3000:], flush=True)
     return 1 if bad else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

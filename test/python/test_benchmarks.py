@@ -227,7 +227,7 @@ def test_numba_reduce_scan_configurations_are_the_references():
     assert [w for m, _, widths in bench.MODE_TABLE if m.startswith("warp_") for w in widths] == \
         [32, 16, 8, 32, 16, 32, 16]
     assert len(bench.select(configs, ["all", "all", "int32"])) == 330
-    assert {c.key for c in configs if c.carry} == {
+    assert {c.key for c in configs if c.family == "prefix"} == {
         c.key for c in configs if c.mode.startswith("exclusive_sum_prefix.")}
 
 
@@ -414,8 +414,11 @@ def test_numba_reduce_scan_compile_only(tmp_path):
     expected = bench.select(bench.configurations(), ["all", "all", "int32", "256", "4"])
     assert sorted(tuple(r[:6]) for r in rows) == sorted(tuple(map(str, c.key)) for c in expected)
     # the local column is ours/CUB's (CUB's is unknown without its binary)
-    assert all((r[-1] == "(carry)") == r[1].startswith("exclusive_sum_prefix.") for r in rows)
-    assert all(r[-2 if r[-1] == "(carry)" else -1] == "0/?" for r in rows), result.stdout
+    assert all(r[-1] == "0/?" for r in rows), result.stdout
+    # The prefix modes scan with a StatefulFunction, as CUB's with its callback.
+    for c in expected:
+        source = bench.kernel_source(c)
+        assert ("prefix_op=prefix" in source) == (c.family == "prefix"), c.key
     assert f"local memory: none in {len(expected)} kernels" in result.stdout
     assert len(list(tmp_path.glob("coop_*.ptx"))) == len(rows) == len(expected) == 52
 

@@ -50,6 +50,12 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
     ...
     ```
   }];
+  let options = [
+    Option<"sm", "sm", "unsigned", /*default=*/"0",
+           "The target's compute capability as major * 10 + minor (90 for "
+           "sm_90): 80 and above reduce 32-bit integers with redux.sync as "
+           "CUB does; 0 (unknown) uses only what every target has">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",

@@ -3,6 +3,7 @@
 #include "Combining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -206,10 +207,57 @@ Value lowering::threadReduce(OpBuilder &b, Location loc,
   return result;
 }
 
+/// redux.sync's operation for a 32-bit integer reduction by `combiner`, if
+/// it has one.
+static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
+  if (!combiner.kind || !combiner.type.isInteger(32))
+    return std::nullopt;
+  switch (*combiner.kind) {
+  case BinaryOp::sum:
+    return NVVM::ReduxKind::ADD;
+  case BinaryOp::min:
+    return combiner.isUnsigned ? NVVM::ReduxKind::UMIN : NVVM::ReduxKind::MIN;
+  case BinaryOp::max:
+    return combiner.isUnsigned ? NVVM::ReduxKind::UMAX : NVVM::ReduxKind::MAX;
+  case BinaryOp::bit_and:
+    return NVVM::ReduxKind::AND;
+  case BinaryOp::bit_or:
+    return NVVM::ReduxKind::OR;
+  case BinaryOp::bit_xor:
+    return NVVM::ReduxKind::XOR;
+  case BinaryOp::multiplies:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                            Value value, Value laneInGroup, int64_t width,
-                           Value mask, Value valid) {
+                           Value mask, Value valid, unsigned sm) {
   Ix ix{b, loc};
+  // WarpReduceShfl's sm_80 specialization (int and unsigned int sums, min
+  // and max of whole logical warps): one redux.sync over the lanes of the
+  // thread's group, which every one of them gets.
+  std::optional<NVVM::ReduxKind> redux = reduxKind(combiner);
+  if (sm >= 80 && redux && !valid && width > 1 &&
+      width <= kWarpThreads && llvm::isPowerOf2_64(width)) {
+    Value lanes = mask;
+    if (width < kWarpThreads) {
+      Type i32 = b.getI32Type();
+      Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+      Value start = arith::AndIOp::create(
+          b, loc, lane, arith::ConstantIntOp::create(b, loc, ~(width - 1), 32));
+      Value group = arith::ShLIOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, (1ll << width) - 1, 32),
+          start);
+      APInt bits;
+      bool allLanes = matchPattern(mask, m_ConstantInt(&bits)) &&
+                      bits.isAllOnes();
+      lanes = allLanes ? group : arith::AndIOp::create(b, loc, mask, group);
+    }
+    return NVVM::ReduxOp::create(b, loc, value.getType(), value, *redux,
+                                 lanes);
+  }
   for (int64_t offset = 1; offset < width; offset *= 2) {
     Value partner =
         shuffle(b, loc, NVVM::ShflKind::bfly, value, ix.c(offset), mask);
@@ -249,6 +297,16 @@ Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
                                     combined, value);
   }
   return value;
+}
+
+Value lowering::warpExclusiveFromInclusive(OpBuilder &b, Location loc,
+                                           const Combiner &combiner,
+                                           Value inclusive, Value value,
+                                           Value mask) {
+  if (combiner.kind == BinaryOp::sum && isa<IntegerType>(combiner.type))
+    return arith::SubIOp::create(b, loc, inclusive, value);
+  Ix ix{b, loc};
+  return shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);
 }
 
 SmallVector<Value> lowering::threadScan(OpBuilder &b, Location loc,

@@ -64,15 +64,26 @@ Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,
 
 /// Every lane of each group of `width` lanes gets the combination, in lane
 /// order, of its group's first `valid` lanes (all when `valid` is null).
+/// With `sm` >= 80, a 32-bit integer sum, min or max (and the bitwise
+/// operators) of whole groups is one redux.sync over the group's lanes, as
+/// WarpReduceShfl does for int and unsigned int; otherwise butterflies.
 Value warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                  Value value, Value laneInGroup, int64_t width, Value mask,
-                 Value valid = {});
+                 Value valid = {}, unsigned sm = 0);
 
 /// Each lane gets the inclusive scan, in lane order, of its group of
 /// `width` lanes.
 Value warpInclusiveScan(OpBuilder &b, Location loc, const Combiner &combiner,
                         Value value, Value laneInGroup, int64_t width,
                         Value mask);
+
+/// The exclusive scan of a lane from its inclusive scan `inclusive` and its
+/// own input `value` (undefined in each group's first lane): for integer sums
+/// `inclusive - value`, as WarpScanShfl's Update does; otherwise the
+/// inclusive scan of the lane before, one up-shuffle.
+Value warpExclusiveFromInclusive(OpBuilder &b, Location loc,
+                                 const Combiner &combiner, Value inclusive,
+                                 Value value, Value mask);
 
 /// The scanned items of one thread, given the combination of everything
 /// before them: inclusive or exclusive (where the prefix is absent, the
@@ -91,7 +102,8 @@ Value valueIf(OpBuilder &b, Location loc, Value condition, Value otherwise,
 void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
              Value scratch, Value slot);
 
-void populateReducePatterns(RewritePatternSet &patterns);
+/// `sm`: the target's compute capability (major * 10 + minor; 0: unknown).
+void populateReducePatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateScanPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coop::lowering

@@ -27,11 +27,11 @@ using namespace mlir;
 using namespace mlir::coop;
 
 void mlir::coop::populateCoopToGPUConversionPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, unsigned sm) {
   lowering::populateLoadStorePatterns(patterns);
   lowering::populateExchangePatterns(patterns);
   lowering::populateShufflePatterns(patterns);
-  lowering::populateReducePatterns(patterns);
+  lowering::populateReducePatterns(patterns, sm);
   lowering::populateScanPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
 }
@@ -74,6 +74,8 @@ LogicalResult checkConvertible(Operation *root) {
 }
 
 struct ConvertCoopToGPU : coop::impl::ConvertCoopToGPUBase<ConvertCoopToGPU> {
+  using Base::Base;
+
   void runOnOperation() override {
     Operation *root = getOperation();
     if (failed(checkConvertible(root)))
@@ -81,7 +83,7 @@ struct ConvertCoopToGPU : coop::impl::ConvertCoopToGPUBase<ConvertCoopToGPU> {
     ConversionTarget target(getContext());
     configureCoopToGPUConversionTarget(target);
     RewritePatternSet patterns(&getContext());
-    populateCoopToGPUConversionPatterns(patterns);
+    populateCoopToGPUConversionPatterns(patterns, sm);
 
     // A pattern that fails has reported why at the op; the framework's own
     // "failed to legalize" that follows would only repeat it.

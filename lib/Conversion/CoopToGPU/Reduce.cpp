@@ -38,7 +38,8 @@ Value validLanes(Ix ix, Value validThreads, Value first, int64_t width,
 }
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ReduceLowering(MLIRContext *context, unsigned sm)
+      : OpConversionPattern(context), sm(sm) {}
 
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
@@ -80,7 +81,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     if (tile->warpLike) {
       Value all = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
       result = warpReduce(rewriter, loc, combiner, partial, rank,
-                          tile->groupSize, all, validThreads);
+                          tile->groupSize, all, validThreads, sm);
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
       FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
@@ -93,19 +94,22 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
           tile->blockSize > kWarpThreads && !valid;
       if (algorithm == ReduceAlgorithm::warp_reductions)
         result = warpReductions(rewriter, loc, op, combiner, *tile, *scratch,
-                                ltid, partial, validThreads);
+                                ltid, partial, validThreads, sm);
       else if (commutativeOnly)
         result = rakingCommutativeOnly(rewriter, loc, op, combiner, *tile,
-                                       *scratch, ltid, partial);
+                                       *scratch, ltid, partial, sm);
       else
         result = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
-                        partial, validThreads);
+                        partial, validThreads, sm);
     }
     rewriter.replaceOp(op, result);
     return success();
   }
 
 private:
+  /// The target's compute capability (0: unknown).
+  unsigned sm;
+
   /// BlockReduceWarpReductions: every warp reduces, lane 0 publishes the
   /// warp's aggregate, and after one barrier the aggregates are combined in
   /// warp order: by every thread with broadcast (no second barrier), by
@@ -113,7 +117,7 @@ private:
   static Value warpReductions(OpBuilder &b, Location loc, ReduceOp op,
                               const Combiner &combiner, const TileGeometry &tile,
                               Value scratch, Value ltid, Value partial,
-                              Value validThreads) {
+                              Value validThreads, unsigned sm) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     Value warp = ix.div(ltid, kWarpThreads);
@@ -129,7 +133,7 @@ private:
                                           ix.c(lastWarpThreads),
                                           ix.c(kWarpThreads));
     Value aggregate = warpReduce(b, loc, combiner, partial, lane, kWarpThreads,
-                                 mask, warpValid);
+                                 mask, warpValid, sm);
     if (warps == 1)
       return aggregate;
     storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, warp);
@@ -161,7 +165,7 @@ private:
   static Value raking(OpBuilder &b, Location loc, ReduceOp op,
                       const Combiner &combiner, const TileGeometry &tile,
                       Value scratch, Value ltid, Value partial,
-                      Value validThreads) {
+                      Value validThreads, unsigned sm) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     Value slot = ltid;
@@ -199,7 +203,8 @@ private:
                   ? -1
                   : (1ll << grid.rakingThreads) - 1,
               32);
-          return warpReduce(at, loc, combiner, total, ltid, width, mask, lanes);
+          return warpReduce(at, loc, combiner, total, ltid, width, mask, lanes,
+                            sm);
         });
     if (!op.getBroadcast())
       return result;
@@ -212,7 +217,7 @@ private:
   static Value rakingCommutativeOnly(OpBuilder &b, Location loc, ReduceOp op,
                                      const Combiner &combiner,
                                      const TileGeometry &tile, Value scratch,
-                                     Value ltid, Value partial) {
+                                     Value ltid, Value partial, unsigned sm) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize - kWarpThreads);
     Value sharing = ix.ge(ltid, kWarpThreads);
@@ -231,7 +236,8 @@ private:
                 at, loc, total,
                 memref::LoadOp::create(at, loc, scratch, ax.add(start, j)));
           Value all = arith::ConstantIntOp::create(at, loc, -1, 32);
-          return warpReduce(at, loc, combiner, total, ltid, kWarpThreads, all);
+          return warpReduce(at, loc, combiner, total, ltid, kWarpThreads, all,
+                            {}, sm);
         });
     if (!op.getBroadcast())
       return result;
@@ -249,6 +255,7 @@ private:
 
 } // namespace
 
-void lowering::populateReducePatterns(RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering>(patterns.getContext());
+void lowering::populateReducePatterns(RewritePatternSet &patterns,
+                                      unsigned sm) {
+  patterns.add<ReduceLowering>(patterns.getContext(), sm);
 }

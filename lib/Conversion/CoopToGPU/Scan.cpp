@@ -62,7 +62,8 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
   Ix ix{b, loc};
   Value inclusive =
       warpInclusiveScan(b, loc, combiner, partial, laneInGroup, width, mask);
-  Value before = shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);
+  Value before =
+      warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
   Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
                       lanes - 1);
   Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
@@ -162,7 +163,8 @@ private:
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
     Value inclusive =
         warpInclusiveScan(b, loc, combiner, partial, lane, kWarpThreads, mask);
-    Value before = shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);
+    Value before =
+        warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
     Value laneHas = ix.ge(lane, 1);
     if (warps == 1) {
       Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,

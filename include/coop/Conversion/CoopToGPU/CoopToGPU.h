@@ -14,8 +14,10 @@
 
 namespace mlir::coop {
 
-/// Adds the patterns that lower every coop op.
-void populateCoopToGPUConversionPatterns(RewritePatternSet &patterns);
+/// Adds the patterns that lower every coop op for a target of compute
+/// capability `sm` (major * 10 + minor; 0: unknown).
+void populateCoopToGPUConversionPatterns(RewritePatternSet &patterns,
+                                         unsigned sm = 0);
 
 /// Marks the coop dialect illegal and the dialects the patterns emit legal.
 void configureCoopToGPUConversionTarget(ConversionTarget &target);

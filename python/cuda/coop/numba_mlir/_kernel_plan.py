@@ -29,7 +29,7 @@ from numba_cuda_mlir._mlir.dialects import func
 from .. import _compiler
 from ._errors import CoopCompileError
 from ._numba import REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, mlir_context, wrap_optimize
-from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes
+from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes, target_sm
 from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
 
@@ -229,7 +229,7 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
         placement = Placement(buffer=buffer, size=plan.size, alignment=plan.alignment,
                               dynamic=plan.dynamic, offset=plan.offsets[k])
         name, text = site.function(placement)
-        link_into(module, run_passes(text, site.filename, PLACED_PIPELINE))
+        link_into(module, run_passes(text, site.filename, PLACED_PIPELINE, target_sm(metadata)))
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         del call.attributes[STORAGE_ATTR]
 

@@ -25,7 +25,7 @@ from ._errors import CoopCompileError
 from ._numba import nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
 from ._operators import is_operator_function, link_operator, link_prefix
-from ._passes import CHECK_PIPELINE, link_into, run_passes
+from ._passes import CHECK_PIPELINE, link_into, run_passes, target_sm
 from ._planner import _root
 from ._sites import Site
 from ._types import GroupType, TempStorageType
@@ -275,7 +275,8 @@ def _call_site(builder, site: Site, operands, storage_key, results=()):
         name, text = site.declaration(name)
         link_into(builder.mlir_module, text)
     else:
-        link_into(builder.mlir_module, run_passes(text, site.filename))
+        link_into(builder.mlir_module,
+                  run_passes(text, site.filename, sm=target_sm(builder.metadata)))
     call = func.call(list(results), name, operands)
     if isinstance(call, ir.Value):  # a call with one result returns the result
         call = call.owner

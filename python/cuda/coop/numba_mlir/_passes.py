@@ -18,9 +18,22 @@ PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
 CHECK_PIPELINE = "coop-plan-scratch"
 
 
-def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE) -> str:
+def target_sm(metadata: dict) -> int:
+    """The compile's target compute capability as major * 10 + minor (the
+    chip of its target options, else the device's), for the lowering's
+    target-specific instructions (redux.sync from sm_80)."""
+    from numba_cuda_mlir.tools import resolve_gpu_target
+
+    major, minor = resolve_gpu_target(metadata.get("targetoptions") or {})["cc"][:2]
+    return 10 * int(major) + int(minor)
+
+
+def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE, sm: int = 0) -> str:
     """`text` through `pipeline`, printed in generic form; a misuse is a
-    CoopCompileError with the passes' diagnostics."""
+    CoopCompileError with the passes' diagnostics. `sm` (target_sm) goes to
+    convert-coop-to-gpu."""
+    if sm:
+        pipeline = pipeline.replace("convert-coop-to-gpu", f"convert-coop-to-gpu{{sm={sm}}}")
     try:
         return _run_pipeline(text, filename, pipeline)
     except _compiler.PipelineError as error:
@@ -41,6 +54,29 @@ def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
     return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
 
 
+# Attributes our MLIR (22) prints under a name Numba's (23) renamed: redux.sync's
+# kind is `#nvvm<redux_kind add>` in 22 and `#nvvm<reduction_kind add>` in 23.
+RENAMED_ATTRIBUTES = (("#nvvm<redux_kind ", "#nvvm<reduction_kind "),)
+
+
+@functools.cache
+def _renamed() -> tuple:
+    """The renames Numba's MLIR needs: those whose old spelling it rejects."""
+    needed = []
+    for old, new in RENAMED_ATTRIBUTES:
+        try:
+            ir.Attribute.parse(old + "add>")
+        except Exception:  # noqa: BLE001 - the MLIR error type differs by version
+            needed.append((old, new))
+    return tuple(needed)
+
+
+def _numba_spelling(text: str) -> str:
+    for old, new in _renamed():
+        text = text.replace(old, new)
+    return text
+
+
 def symbol_names(block) -> set[str]:
     """The symbols defined in a gpu.module's body."""
     return {ir.StringAttr(op.operation.attributes["sym_name"]).value
@@ -50,7 +86,7 @@ def symbol_names(block) -> set[str]:
 def link_into(module, text: str) -> None:
     """Moves a lowered function and the globals it uses into Numba's
     gpu.module, skipping symbols it already has (sites recur)."""
-    parsed = ir.Module.parse(text)
+    parsed = ir.Module.parse(_numba_spelling(text))
     target = link_target(module)
     existing = symbol_names(target)
     for op in list(parsed.body.operations):

@@ -1,0 +1,84 @@
+// RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu=sm=90 --cse | FileCheck %s
+// RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s --check-prefix=NOSM
+
+// From sm_80, a whole warp's 32-bit integer sum is one redux.sync (CUB's
+// WarpReduceShfl for int on sm_80+), which every lane gets; lane 0 of each
+// warp publishes it. Without a target: five butterflies.
+// CHECK-LABEL: gpu.func @block_sum_i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.redux.sync add %{{.*}}, %c-1_i32 : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.barrier
+// NOSM-LABEL: gpu.func @block_sum_i32
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-COUNT-5: nvvm.shfl.sync  bfly
+gpu.module @block_sum_i32 {
+  gpu.func @block_sum_i32(%in: memref<2xi32>, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.reduce %b, %in op = sum : !coop.group<block>, memref<2xi32> -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Logical warps of 8 lanes: each lane's redux.sync names its own group's
+// lanes (0xff shifted to the group's first lane), as CUB's member_mask.
+// CHECK-LABEL: gpu.func @warp_umax
+// CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// CHECK: %[[FIRST:.*]] = arith.andi %[[LANE]], %c-8_i32
+// CHECK: %[[GROUP:.*]] = arith.shli %c255_i32, %[[FIRST]]
+// CHECK: nvvm.redux.sync umax %arg0, %[[GROUP]] : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+gpu.module @warp_umax {
+  gpu.func @warp_umax(%x: i32, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %r = coop.reduce %l, %x op = max unsigned : !coop.group<threads_within_warp, 8>, i32 -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Floats, 64-bit integers and partial tiles keep the butterflies.
+// CHECK-LABEL: gpu.func @warp_sum_f32
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+gpu.module @warp_sum_f32 {
+  gpu.func @warp_sum_f32(%x: f32, %dst: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = sum : !coop.group<warp>, f32 -> f32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An integer exclusive sum takes each lane's exclusive prefix as inclusive
+// minus input (WarpScanShfl's Update for integer sums): five up-shuffles, no
+// sixth.
+// CHECK-LABEL: gpu.func @warp_scans_exclusive_sum
+// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK-NOT: nvvm.shfl.sync  up
+// CHECK: arith.subi
+// CHECK-NOT: nvvm.shfl.sync  up
+// CHECK: gpu.barrier
+// CHECK-NOT: nvvm.shfl.sync  up
+gpu.module @warp_scans_exclusive_sum {
+  gpu.func @warp_scans_exclusive_sum(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
