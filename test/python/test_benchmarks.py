@@ -366,8 +366,8 @@ def test_numba_reduce_scan_model_is_the_references(dtype):
 
 def test_numba_reduce_scan_kernel_sources_follow_the_reference():
     """The generated kernels: transpose loads (per logical warp for warp modes), broadcast=False
-    reductions written by rank 0, valid(k) for partial tiles, the carried running total of the
-    prefix modes, the feedback wrap in the item type, striped loop loads."""
+    reductions written by rank 0, valid(k) for partial tiles, the prefix modes' StatefulFunction
+    carrying the running total, the feedback wrap in the item type, striped loop loads."""
     bench = _numba_reduce_scan()
     src = bench.kernel_source(bench.Config("tile", "sum_partial.raking_commutative_only",
                                            "int32", 256, 4, 0))
@@ -385,14 +385,14 @@ def test_numba_reduce_scan_kernel_sources_follow_the_reference():
     assert 'algorithm="striped"' in src and "x - np.floor(x * Q) * K" in src
     src = bench.kernel_source(bench.Config("tile", "exclusive_sum_prefix.warp_scans", "int32",
                                            256, 4, 0))
-    assert "o, aggregate = coop.exclusive_sum(group, a, block_aggregate=True, " \
-        'algorithm="warp_scans")' in src
-    assert "o[i] = T(o[i] + running)" in src and "running = T(running + aggregate)" in src
+    assert 'o = coop.exclusive_sum(group, a, prefix_op=prefix, algorithm="warp_scans")' in src
+    assert "prefix = coop.StatefulFunction(running_total, state)" in src
+    assert "state[0] = T(old + aggregate)" in src
     assert "range(b * tiles // blocks, (b + 1) * tiles // blocks)" in src
     src = bench.kernel_source(bench.Config("loop", "exclusive_sum_prefix.raking", "int64",
                                            256, 4, 0))
-    assert "a[i] = T((o[i] + running) & 255)" in src
-    assert "running = T((running + aggregate) & 255)" in src
+    assert "a[i] = T((o[i]) & 255)" in src
+    assert "state[0] = T((old + aggregate) & 255)" in src
     src = bench.kernel_source(bench.Config("loop", "exclusive_max.raking_memoize", "int32",
                                            128, 1, 0))
     assert 'coop.exclusive_scan(group, a, "max", initial_value=LOWEST, ' \
@@ -455,7 +455,7 @@ def test_numba_reduce_scan_kernels_compile_in_process(tmp_path):
 def test_numba_reduce_scan_reads_the_reference_output():
     """cub_reduce_scan's lines (its printf formats) and demangled kernel names (cu++filt's and
     c++filt's) are read for every configuration, and the table's speed ratio is coop/CUB for
-    GB/s, CUB/coop for ns/op; prefix rows are marked (carry)."""
+    GB/s, CUB/coop for ns/op."""
     bench = _numba_reduce_scan()
     configs = bench.configurations()
     lines = ["# cub_reduce_scan: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192",
@@ -495,14 +495,6 @@ def test_numba_reduce_scan_reads_the_reference_output():
     (r1, _), (r2, _) = summary["ratios"]["tile"][0], summary["ratios"]["loop"][0]
     assert abs(r1 - 0.9) < 1e-9 and abs(r2 - 2.0) < 1e-9
     assert summary["bad"] == [loop] and summary["local"] == []
-    prefix = next(c for c in configs if c.carry)
-    import contextlib
-    import io
-
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        bench.print_table([(prefix, None, None, facts)], {}, {})
-    assert text.getvalue().rstrip().endswith("(carry)")
 
 
 class _FakeDeviceArray:
