@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from cuda.coop._models import (  # noqa: F401 -- the models the GPU tests compare with
+from cuda.coop._models import (
     BLOCK_EXCHANGE_MODES,
     REDUCE_ALGORITHMS,
     SCAN_ALGORITHMS,
@@ -21,6 +21,12 @@ from cuda.coop._models import (  # noqa: F401 -- the models the GPU tests compar
     shuffle_model,
     shuffle_specified,
 )
+
+# The models are re-exported: the GPU tests compare the kernels below with them.
+__all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
+           "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
+           "identity", "reduce_kernel", "reduce_model", "scan_kernel", "scan_model",
+           "shuffle_kernel", "shuffle_model", "shuffle_specified"]
 
 
 @functools.cache
