@@ -197,11 +197,11 @@ def scan_model(op, values: np.ndarray, inclusive: bool, initial=None):
 
 
 def scan_specified(inclusive: bool, op, initial, shape) -> np.ndarray:
-    """Which items of `scan_model`'s result the contract specifies: all but
-    item 0 of an exclusive scan without an initial value (exclusive_sum,
-    the "sum" operator, starts at zero)."""
+    """Which items of `scan_model`'s result are defined: all but item 0 of
+    an exclusive scan by a function without an initial value (a named
+    operator starts at its identity: 0 for exclusive_sum)."""
     specified = np.ones(shape, bool)
-    if not inclusive and initial is None and op != "sum":
+    if not inclusive and initial is None and not isinstance(op, str):
         specified.reshape(-1)[0] = False
     return specified
 

@@ -291,7 +291,7 @@ def reduce_page() -> Page:
 
 def _scan_frame(op, size, ipt, inclusive, initial) -> Frame:
     values = combining_values(size, ipt)
-    seed = initial if initial is not None or inclusive else models.identity(op, np.int64)
+    seed = initial if initial is not None or inclusive else models.identity(op, np.int32)
     scanned, total = models.scan_model(op, values, inclusive, seed)
     specified = models.scan_specified(inclusive, op, initial, values.shape)
     count = values.size
@@ -315,9 +315,9 @@ def scan_page() -> Page:
             for mode in ("inclusive", "exclusive")])) for ipt in IPT]))
     return Page("scan", "coop.scan", (
         "A scan over the group's tile in blocked order. Inclusive: item k combines items "
-        "0..k; exclusive: items 0..k-1, seeded by <code>initial_value</code>. Without one, "
-        "<code>exclusive_sum</code> starts at zero and other operators leave item 0 "
-        "unspecified (?)."),
+        "0..k; exclusive: items 0..k-1, seeded by <code>initial_value</code>; without one, "
+        "a named operator's identity for int32 items (0 for <code>exclusive_sum</code>; a "
+        "Python function would leave item 0 unspecified)."),
         tree)
 
 
