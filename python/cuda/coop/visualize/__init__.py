@@ -9,10 +9,8 @@ tests compare the compiled kernels against.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
-
-from ._html import render_index, render_page
-from ._pages import PAGES
 
 
 class VisualizeError(ValueError):
@@ -22,6 +20,14 @@ class VisualizeError(ValueError):
 def build_site(out: Path | str) -> list[Path]:
     """Write index.html and one page per operation into `out` (created if
     needed); returns the written files."""
+    # The models are NumPy code, and the base install of cuda-coop has no
+    # dependencies: import the pages only once NumPy is known to be there.
+    if importlib.util.find_spec("numpy") is None:
+        raise VisualizeError("the visualizer computes its pictures with NumPy; install it with "
+                             "pip install numpy (or a numba-cuda-mlir extra of cuda-coop)")
+    from ._html import render_index, render_page
+    from ._pages import PAGES
+
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise VisualizeError(f"--out {out} is a file; pass a directory (it is created if "
