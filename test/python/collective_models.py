@@ -1,79 +1,32 @@
-"""NumPy models of exchange and shuffle, and Numba kernels that run one
-collective between a `direct` load and a `direct` store, so a thread's
-registers before and after the collective are visible in memory."""
+"""Numba kernels that run one collective between a `direct` load and a
+`direct` store, so a thread's registers before and after the collective are
+visible in memory; the NumPy models they are checked against live in
+cuda.coop._models (shared with `python -m cuda.coop.visualize`)."""
 
 from __future__ import annotations
 
 import functools
 
-import numpy as np
+from cuda.coop._models import (
+    BLOCK_EXCHANGE_MODES,
+    REDUCE_ALGORITHMS,
+    SCAN_ALGORITHMS,
+    SHUFFLE_MODES,
+    TIME_SLICED_MODES,
+    WARP_EXCHANGE_MODES,
+    exchange_model,
+    identity,
+    reduce_model,
+    scan_model,
+    shuffle_model,
+    shuffle_specified,
+)
 
-BLOCK_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
-                        "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
-                        "scatter_to_striped_guarded", "scatter_to_striped_flagged")
-TIME_SLICED_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
-                     "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped")
-WARP_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "scatter_to_striped")
-SHUFFLE_MODES = ("up", "down", "offset", "rotate")
-
-
-def _position(layout: str, t: int, i: int, size: int, ipt: int) -> int:
-    if layout == "blocked":
-        return t * ipt + i
-    if layout == "striped":
-        return t + i * size
-    warp, lane = divmod(t, 32)
-    return warp * 32 * ipt + lane + 32 * i
-
-
-def exchange_model(mode: str, values: np.ndarray, ranks: np.ndarray | None,
-                   flags: np.ndarray | None):
-    """One group's registers after `mode`: (expected [size, ipt], defined
-    mask). `values[t, i]` is thread t's item i; positions that receive no
-    item (guarded, flagged) are undefined."""
-    size, ipt = values.shape
-    source, target = mode.split("_to_")
-    tile = np.zeros(size * ipt, values.dtype)
-    filled = np.zeros(size * ipt, bool)
-    for t in range(size):
-        for i in range(ipt):
-            if source == "scatter":
-                if mode.endswith("guarded") and ranks[t, i] < 0:
-                    continue
-                if mode.endswith("flagged") and not flags[t, i]:
-                    continue
-                p = ranks[t, i]
-            else:
-                p = _position(source, t, i, size, ipt)
-            tile[p], filled[p] = values[t, i], True
-    target = target.replace("_guarded", "").replace("_flagged", "")
-    expected = np.zeros_like(values)
-    defined = np.zeros(values.shape, bool)
-    for t in range(size):
-        for i in range(ipt):
-            p = _position(target, t, i, size, ipt)
-            expected[t, i], defined[t, i] = tile[p], filled[p]
-    return expected, defined
-
-
-def shuffle_model(mode: str, values: np.ndarray, distance: int, fill):
-    """The block's registers after `mode` ([size, ipt] payloads for up/down,
-    [size] scalars for offset/rotate)."""
-    if mode in ("up", "down"):
-        flat = values.reshape(-1)
-        shifted = np.empty_like(flat)
-        if mode == "up":
-            shifted[1:], shifted[0] = flat[:-1], fill
-        else:
-            shifted[:-1], shifted[-1] = flat[1:], fill
-        return shifted.reshape(values.shape)
-    size = values.shape[0]
-    source = np.arange(size) + distance
-    if mode == "rotate":
-        return values[source % size]
-    inside = (source >= 0) & (source < size)
-    return np.where(inside, values[np.clip(source, 0, size - 1)],
-                    values if fill is None else fill)
+# The models are re-exported: the GPU tests compare the kernels below with them.
+__all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
+           "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
+           "identity", "reduce_kernel", "reduce_model", "scan_kernel", "scan_model",
+           "shuffle_kernel", "shuffle_model", "shuffle_specified"]
 
 
 @functools.cache
@@ -169,70 +122,6 @@ def shuffle_kernel(mode: str, ipt: int, with_fill: bool):
             moved = coop.shuffle(block, items[0], mode=mode, distance=distance)
             coop.store(block, dst, moved, offset=cuda.blockIdx.x * (src.size // cuda.gridDim.x))
     return kernel
-
-
-BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
-REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
-SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
-
-
-def combine(op: str, a, b):
-    """One application of a named operator, wrapping like the GPU's integers."""
-    with np.errstate(over="ignore"):
-        if op == "sum":
-            return a + b
-        if op == "multiplies":
-            return a * b
-        if op == "min":
-            return a if a < b else b
-        if op == "max":
-            return b if a < b else a
-        return {"bit_and": np.bitwise_and, "bit_or": np.bitwise_or,
-                "bit_xor": np.bitwise_xor}[op](a, b)
-
-
-def reduce_model(op, values: np.ndarray, valid: int | None = None):
-    """The reduction of one group's tile ([size, ipt], blocked order) over
-    its first `valid` items, combined in tile order."""
-    flat = values.reshape(-1)[:valid]
-    total = flat[0]
-    for x in flat[1:]:
-        total = combine(op, total, x) if isinstance(op, str) else op(total, x)
-    return total
-
-
-def scan_model(op, values: np.ndarray, inclusive: bool, initial=None):
-    """One group's tile scanned in blocked order (shape of `values`).
-    Exclusive scans without an initial value start at the operator's
-    identity in item 0 only when the caller compares it (it is unspecified
-    for functions)."""
-    flat = values.reshape(-1)
-    out = np.empty_like(flat)
-    running = initial
-    for k, x in enumerate(flat):
-        if not inclusive:
-            out[k] = running if running is not None else x
-        step = x if running is None else (
-            combine(op, running, x) if isinstance(op, str) else op(running, x))
-        running = step
-        if inclusive:
-            out[k] = running
-    return out.reshape(values.shape), running
-
-
-def identity(op: str, dtype):
-    dtype = np.dtype(dtype)
-    if op in ("sum", "bit_or", "bit_xor"):
-        return dtype.type(0)
-    if op == "multiplies":
-        return dtype.type(1)
-    if op == "bit_and":
-        return dtype.type(-1) if dtype.kind == "i" else np.iinfo(dtype).max
-    big = np.inf if dtype.kind == "f" else (np.iinfo(dtype).max if op == "min"
-                                             else np.iinfo(dtype).min)
-    if dtype.kind == "f" and op == "max":
-        big = -np.inf
-    return dtype.type(big)
 
 
 def _combining_group(width):

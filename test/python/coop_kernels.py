@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cuda.coop import _models as models
+
 WARP = 32
 DTYPES = {
     "int8": ("i8", np.int8),
@@ -27,9 +29,8 @@ DTYPES = {
     "float32": ("f32", np.float32),
     "float64": ("f64", np.float64),
 }
-BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
-                    "warp_transpose_timesliced")
-WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
+BLOCK_ALGORITHMS = models.BLOCK_LOAD_STORE_ALGORITHMS
+WARP_ALGORITHMS = models.WARP_LOAD_STORE_ALGORITHMS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,14 +271,8 @@ def ptxas_resources(ptx: str, arch: str = "sm_90") -> dict[str, Resources]:
 
 
 # --- The NumPy model ---------------------------------------------------------
-
-def positions(case: Case, rank: np.ndarray) -> np.ndarray:
-    """Tile positions of each thread's items: [threads, ipt]."""
-    i = np.arange(case.ipt)
-    if case.algorithm == "striped":
-        return rank[:, None] + i[None, :] * case.group_size
-    return rank[:, None] * case.ipt + i[None, :]
-
+# Each group's tile goes through cuda.coop._models, the model the visualizer
+# draws; these functions only place the groups of a grid in memory.
 
 def thread_layout(case: Case, blocks: int, offset: int):
     """For every thread of the grid: the index of its tile start in memory
@@ -292,45 +287,50 @@ def thread_layout(case: Case, blocks: int, offset: int):
     return starts, ranks
 
 
+def _group_starts(case: Case, blocks: int, offset: int):
+    """The memory index of every group's tile, in thread order."""
+    starts, ranks = thread_layout(case, blocks, offset)
+    return starts[ranks == 0]
+
+
 def expected_load(case: Case, src: np.ndarray, blocks: int, offset: int,
                   valid: int | None, oob):
     """(values, checked): what each payload slot must hold, and which slots
     are specified (past valid_items without oob_default they are not)."""
-    starts, ranks = thread_layout(case, blocks, offset)
-    pos = positions(case, ranks)
-    checked = np.ones(pos.shape, dtype=bool)
-    values = np.zeros(pos.shape, dtype=src.dtype)
-    inside = np.ones(pos.shape, dtype=bool) if valid is None else pos < valid
-    index = starts[:, None] + pos
-    values[inside] = src[index[inside]]
-    if valid is not None:
-        if oob is None:
-            checked &= inside
-        else:
-            values[~inside] = oob
-    return values.reshape(-1), checked.reshape(-1)
+    results = [models.load_model(case.algorithm, src[start:start + case.tile], case.group_size,
+                                 case.ipt, valid, oob)
+               for start in _group_starts(case, blocks, offset)]
+    values = np.concatenate([v for v, _ in results]).reshape(-1)
+    checked = np.concatenate([c for _, c in results]).reshape(-1)
+    return values, checked
+
+
+def expected_load_store(case: Case, src: np.ndarray, dst: np.ndarray, blocks: int,
+                        offset: int, valid: int | None) -> np.ndarray:
+    """dst after every group loads its tile of src and stores it back with
+    the same algorithm."""
+    out = dst.copy()
+    for start in _group_starts(case, blocks, offset):
+        items, _ = models.load_model(case.algorithm, src[start:start + case.tile],
+                                     case.group_size, case.ipt, valid)
+        out[start:start + case.tile] = models.store_model(
+            case.algorithm, items, out[start:start + case.tile], valid)
+    return out
 
 
 def expected_copy(case: Case, src: np.ndarray, dst: np.ndarray, blocks: int,
                   offset: int, valid: int | None) -> np.ndarray:
     """Each block copies two consecutive block-sized tiles (its loop)."""
-    starts, ranks = thread_layout(case, 2 * blocks, offset)
-    pos = ranks[:, None] * case.ipt + np.arange(case.ipt)[None, :]
-    inside = np.ones(pos.shape, dtype=bool) if valid is None else pos < valid
-    out = dst.copy()
-    index = (starts[:, None] + pos)[inside]
-    out[index] = src[index]
-    return out
+    return expected_load_store(case, src, dst, 2 * blocks, offset, valid)
 
 
 def expected_store(case: Case, dst: np.ndarray, vals: np.ndarray, blocks: int,
                    offset: int, valid: int | None) -> np.ndarray:
-    starts, ranks = thread_layout(case, blocks, offset)
-    pos = positions(case, ranks)
-    items = vals.reshape(pos.shape)
-    inside = np.ones(pos.shape, dtype=bool) if valid is None else pos < valid
     out = dst.copy()
-    out[(starts[:, None] + pos)[inside]] = items[inside]
+    items = vals.reshape(-1, case.group_size, case.ipt)
+    for group, start in enumerate(_group_starts(case, blocks, offset)):
+        out[start:start + case.tile] = models.store_model(
+            case.algorithm, items[group], out[start:start + case.tile], valid)
     return out
 
 

@@ -103,8 +103,5 @@ def test_shuffle(mode, dtype, block, ipt, with_fill):
                 np.testing.assert_array_equal(got[b, :, 0], expected)
                 continue
             expected = cm.shuffle_model(mode, values[b], 1, fill)
-            edge = (0, 0) if mode == "up" else (threads - 1, per_thread - 1)
-            defined = np.ones(values[b].shape, bool)
-            if not with_fill:
-                defined[edge] = False
+            defined = cm.shuffle_specified(mode, values[b].shape, fill if with_fill else None)
             np.testing.assert_array_equal(got[b][defined], expected[defined])

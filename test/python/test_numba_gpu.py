@@ -111,11 +111,7 @@ def test_tile_copy_every_element(case):
             want, checked = ck.expected_load(case, src, GRID, offset, valid, oob)
             if not np.array_equal(seen[checked], want[checked]):
                 failures.append(f"load offset={offset} valid={valid}")
-            starts, ranks = ck.thread_layout(case, GRID, offset)
-            pos = ranks[:, None] * case.ipt + np.arange(case.ipt)[None, :]
-            index = (starts[:, None] + pos)[pos < valid]
-            expected = sentinel.copy()
-            expected[index] = src[index]
+            expected = ck.expected_load_store(case, src, sentinel, GRID, offset, valid)
             if not np.array_equal(dst, expected):
                 failures.append(f"store offset={offset} valid={valid}")
     assert not failures, failures

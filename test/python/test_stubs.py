@@ -240,7 +240,9 @@ def test_stubs_and_py_typed_ship_in_the_wheel():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]
     packaged = [ROOT / p for p in config["wheel"]["packages"]]
     excluded = config["wheel"].get("exclude", [])
-    shipped = [PACKAGE / "py.typed", *STUBS]
+    # The visualizer reads its script and style sheet from the installed package.
+    visualize = [PACKAGE / "visualize" / name for name in ("__init__.pyi", "page.js", "page.css")]
+    shipped = [PACKAGE / "py.typed", *STUBS, *visualize]
     for path in shipped:
         assert path.is_file(), path
         # wheel.packages copies every file of these directories that git

@@ -1,0 +1,221 @@
+"""NumPy models of what each cooperative operation computes for one group.
+
+The GPU tests compare the lowered kernels against these functions, and
+``python -m cuda.coop.visualize`` draws its pictures from them, so a picture
+shows exactly the semantics the GPU matrix checks. Every function works on
+one group's tile: thread ``t`` of the group is row ``t`` of a ``[size, ipt]``
+array, and its item ``i`` is column ``i``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+WARP_THREADS = 32
+BLOCK_LOAD_STORE_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
+                               "warp_transpose_timesliced")
+WARP_LOAD_STORE_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
+BLOCK_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
+                        "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
+                        "scatter_to_striped_guarded", "scatter_to_striped_flagged")
+TIME_SLICED_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
+                     "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped")
+WARP_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "scatter_to_striped")
+SHUFFLE_MODES = ("up", "down", "offset", "rotate")
+BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
+REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
+SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
+
+
+# --- Layouts ------------------------------------------------------------------
+
+def position(layout: str, t, i, size: int, ipt: int):
+    """The tile position of thread t's item i in `layout` ("blocked",
+    "striped" or CUB's "warp_striped"); t and i may be NumPy arrays."""
+    if layout == "blocked":
+        return t * ipt + i
+    if layout == "striped":
+        return t + i * size
+    warp, lane = np.divmod(t, WARP_THREADS)
+    return warp * WARP_THREADS * ipt + lane + WARP_THREADS * i
+
+
+def load_store_layout(algorithm: str) -> str:
+    """The payload layout a load produces and a store expects: every
+    algorithm but `striped` works on blocked payloads (the transposes
+    rearrange through shared memory, vectorize only widens accesses)."""
+    return "striped" if algorithm == "striped" else "blocked"
+
+
+def item_positions(algorithm: str, size: int, ipt: int, rank=None) -> np.ndarray:
+    """Tile positions of the items of the threads of rank `rank` (default:
+    every rank of the group), [threads, ipt]."""
+    rank = np.arange(size) if rank is None else np.asarray(rank)
+    return position(load_store_layout(algorithm), rank[:, None], np.arange(ipt)[None, :],
+                    size, ipt)
+
+
+# --- Load and store -------------------------------------------------------------
+
+def load_model(algorithm: str, tile: np.ndarray, size: int, ipt: int,
+               valid: int | None = None, oob=None):
+    """The group's payloads after `coop.load` of `tile` (the size * ipt
+    elements of memory from the group's offset): (values [size, ipt],
+    specified mask). Slots at tile positions >= valid hold oob when it is
+    given and are unspecified otherwise."""
+    pos = item_positions(algorithm, size, ipt)
+    inside = np.ones(pos.shape, bool) if valid is None else pos < valid
+    values = np.zeros(pos.shape, tile.dtype)
+    values[inside] = tile[pos[inside]]
+    if oob is None:
+        return values, inside
+    values[~inside] = oob
+    return values, np.ones(pos.shape, bool)
+
+
+def store_model(algorithm: str, items: np.ndarray, destination: np.ndarray,
+                valid: int | None = None) -> np.ndarray:
+    """The group's tile of memory after `coop.store` of `items` [size, ipt]
+    over `destination` (the tile's elements before the store): positions
+    >= valid keep their old values."""
+    size, ipt = items.shape
+    pos = item_positions(algorithm, size, ipt)
+    inside = np.ones(pos.shape, bool) if valid is None else pos < valid
+    out = destination.copy()
+    out[pos[inside]] = items[inside]
+    return out
+
+
+# --- Exchange and shuffle ---------------------------------------------------------
+
+def exchange_model(mode: str, values: np.ndarray, ranks: np.ndarray | None,
+                   flags: np.ndarray | None):
+    """One group's registers after `mode`: (expected [size, ipt], defined
+    mask). `values[t, i]` is thread t's item i; positions that receive no
+    item (guarded, flagged) are undefined."""
+    size, ipt = values.shape
+    source, target = mode.split("_to_")
+    tile = np.zeros(size * ipt, values.dtype)
+    filled = np.zeros(size * ipt, bool)
+    for t in range(size):
+        for i in range(ipt):
+            if source == "scatter":
+                if mode.endswith("guarded") and ranks[t, i] < 0:
+                    continue
+                if mode.endswith("flagged") and not flags[t, i]:
+                    continue
+                p = ranks[t, i]
+            else:
+                p = position(source, t, i, size, ipt)
+            tile[p], filled[p] = values[t, i], True
+    target = target.replace("_guarded", "").replace("_flagged", "")
+    expected = np.zeros_like(values)
+    defined = np.zeros(values.shape, bool)
+    for t in range(size):
+        for i in range(ipt):
+            p = position(target, t, i, size, ipt)
+            expected[t, i], defined[t, i] = tile[p], filled[p]
+    return expected, defined
+
+
+def shuffle_model(mode: str, values: np.ndarray, distance: int, fill):
+    """The block's registers after `mode` ([size, ipt] payloads for up/down,
+    [size] scalars for offset/rotate). offset gives a thread whose source
+    is outside the block `fill`, or its own value without one."""
+    if mode in ("up", "down"):
+        flat = values.reshape(-1)
+        shifted = np.empty_like(flat)
+        # Without fill the vacated slot keeps its input (unspecified by the
+        # contract; see shuffle_specified).
+        if mode == "up":
+            shifted[1:], shifted[0] = flat[:-1], flat[0] if fill is None else fill
+        else:
+            shifted[:-1], shifted[-1] = flat[1:], flat[-1] if fill is None else fill
+        return shifted.reshape(values.shape)
+    size = values.shape[0]
+    source = np.arange(size) + distance
+    if mode == "rotate":
+        return values[source % size]
+    inside = (source >= 0) & (source < size)
+    return np.where(inside, values[np.clip(source, 0, size - 1)],
+                    values if fill is None else fill)
+
+
+def shuffle_specified(mode: str, shape, fill) -> np.ndarray:
+    """Which results of `shuffle_model` the contract specifies: all but the
+    vacated slot of up/down without `fill`."""
+    specified = np.ones(shape, bool)
+    if mode in ("up", "down") and fill is None:
+        specified[(0, 0) if mode == "up" else (shape[0] - 1, shape[1] - 1)] = False
+    return specified
+
+
+# --- Reduce and scan ----------------------------------------------------------------
+
+def combine(op: str, a, b):
+    """One application of a named operator, wrapping like the GPU's integers."""
+    with np.errstate(over="ignore"):
+        if op == "sum":
+            return a + b
+        if op == "multiplies":
+            return a * b
+        if op == "min":
+            return a if a < b else b
+        if op == "max":
+            return b if a < b else a
+        return {"bit_and": np.bitwise_and, "bit_or": np.bitwise_or,
+                "bit_xor": np.bitwise_xor}[op](a, b)
+
+
+def reduce_model(op, values: np.ndarray, valid: int | None = None):
+    """The reduction of one group's tile ([size, ipt], blocked order) over
+    its first `valid` items, combined in tile order."""
+    flat = values.reshape(-1)[:valid]
+    total = flat[0]
+    for x in flat[1:]:
+        total = combine(op, total, x) if isinstance(op, str) else op(total, x)
+    return total
+
+
+def scan_model(op, values: np.ndarray, inclusive: bool, initial=None):
+    """One group's tile scanned in blocked order (shape of `values`) and the
+    running total after the last item. An exclusive scan without an initial
+    value leaves item 0 unspecified; callers that compare it pass the
+    operator's `identity` as `initial` (what the lowering produces)."""
+    flat = values.reshape(-1)
+    out = np.empty_like(flat)
+    running = initial
+    for k, x in enumerate(flat):
+        if not inclusive:
+            out[k] = running if running is not None else x
+        step = x if running is None else (
+            combine(op, running, x) if isinstance(op, str) else op(running, x))
+        running = step
+        if inclusive:
+            out[k] = running
+    return out.reshape(values.shape), running
+
+
+def scan_specified(inclusive: bool, op, initial, shape) -> np.ndarray:
+    """Which items of `scan_model`'s result are defined: all but item 0 of
+    an exclusive scan by a function without an initial value (a named
+    operator starts at its identity: 0 for exclusive_sum)."""
+    specified = np.ones(shape, bool)
+    if not inclusive and initial is None and not isinstance(op, str):
+        specified.reshape(-1)[0] = False
+    return specified
+
+
+def identity(op: str, dtype):
+    dtype = np.dtype(dtype)
+    if op in ("sum", "bit_or", "bit_xor"):
+        return dtype.type(0)
+    if op == "multiplies":
+        return dtype.type(1)
+    if op == "bit_and":
+        return dtype.type(-1) if dtype.kind == "i" else np.iinfo(dtype).max
+    big = np.inf if dtype.kind == "f" else (np.iinfo(dtype).max if op == "min"
+                                             else np.iinfo(dtype).min)
+    if dtype.kind == "f" and op == "max":
+        big = -np.inf
+    return dtype.type(big)

@@ -1,0 +1,324 @@
+"""The visualizer's pages: for every combination of a page's controls, the
+frame that cuda.coop._models computes for it.
+
+Tiles hold their positions as values where an operation only moves data
+(load, exchange, shuffle), so a cell's label says which tile element a
+thread owns; store labels an item "t.i" (thread t's item i) to show who
+writes each element; reduce and scan combine small integers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .. import _models as models
+from ._frames import GRAY, SPECIAL, Frame, Panel, encode_level, hue
+
+IPT = (1, 2, 3, 4)
+# Group kinds and their sizes: bounded so that every combination can be
+# precomputed and a tile fits on a screen.
+GROUPS = (("block", (32, 64)), ("warp", (32,)), ("logical warp", (4, 8, 16)))
+OOB_DEFAULTS = ("None", "0", "-1")
+# Large enough that no oob_default or fill is mistaken for a tile element.
+ELEMENT_BASE = 10_000
+
+
+@dataclasses.dataclass
+class Page:
+    name: str
+    title: str
+    about: str            # one paragraph of HTML
+    tree: dict            # the encoded control tree (see _frames)
+
+
+def _by_group(groups, build):
+    """The group-kind and size levels over `build(kind, size)`."""
+    return encode_level("group", [
+        (kind, encode_level("threads", [(str(size), build(kind, size)) for size in sizes]))
+        for kind, sizes in groups])
+
+
+def _element_labels(values: np.ndarray, specified: np.ndarray, count: int):
+    """Labels and colours of cells holding tile elements (values >=
+    ELEMENT_BASE) or a value the call supplies."""
+    labels, colors = [], []
+    for value, known in zip(values.reshape(-1), specified.reshape(-1)):
+        if not known:
+            labels.append("?"), colors.append(GRAY)
+        elif value >= ELEMENT_BASE:
+            labels.append(str(int(value) - ELEMENT_BASE))
+            colors.append(hue(int(value) - ELEMENT_BASE, count))
+        else:
+            labels.append(str(int(value))), colors.append(SPECIAL)
+    return labels, colors
+
+
+def _tile_panel(title: str, count: int, valid: int | None, unused: str) -> Panel:
+    """The tile in memory, elements past `valid` grayed."""
+    labels = [str(k) if valid is None or k < valid else unused for k in range(count)]
+    colors = [hue(k, count) if valid is None or k < valid else GRAY for k in range(count)]
+    return Panel(title, "memory", 1, labels, colors)
+
+
+# --- load and store -----------------------------------------------------------------
+
+def _algorithms(kind: str):
+    return (models.BLOCK_LOAD_STORE_ALGORITHMS if kind == "block"
+            else models.WARP_LOAD_STORE_ALGORITHMS)
+
+
+def _load_frame(algorithm, size, ipt, valid, oob) -> Frame:
+    count = size * ipt
+    tile = np.arange(count) + ELEMENT_BASE
+    values, specified = models.load_model(algorithm, tile, size, ipt, valid, oob)
+    labels, colors = _element_labels(values, specified, count)
+    return Frame([_tile_panel("memory: the group's tile from offset", count, valid, "·"),
+                  Panel(f"payloads after load: {models.load_store_layout(algorithm)}",
+                        "threads", ipt, labels, colors)])
+
+
+def _valid_level(count: int, frame, with_none: bool):
+    options = [("None", frame(None))] if with_none else []
+    # Without a None option (oob_default given) start at three quarters of the tile.
+    return encode_level("valid_items", options + [(str(v), frame(v)) for v in range(count + 1)],
+                        "range", None if with_none else str(count * 3 // 4))
+
+
+def load_page() -> Page:
+    def by_oob(algorithm, size, ipt):
+        return encode_level("oob_default", [
+            (oob, _valid_level(size * ipt, lambda v: _load_frame(
+                algorithm, size, ipt, v, None if oob == "None" else int(oob)), oob == "None"))
+            for oob in OOB_DEFAULTS])
+
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("algorithm", [
+        (a, encode_level("items_per_thread", [(str(ipt), by_oob(a, size, ipt)) for ipt in IPT]))
+        for a in _algorithms(kind)]))
+    return Page("load", "coop.load", (
+        "A group loads its tile: <code>group_size * items_per_thread</code> elements from "
+        "<code>offset</code>. Each cell shows the tile element a thread's item holds. Past "
+        "<code>valid_items</code> an item holds <code>oob_default</code> (dark) or is "
+        "unspecified (?)."),
+        tree)
+
+
+def _store_frame(algorithm, size, ipt, valid) -> Frame:
+    count = size * ipt
+    items = np.arange(count).reshape(size, ipt)
+    memory = models.store_model(algorithm, items, np.full(count, -1), valid)
+
+    def label(item):
+        return f"{item // ipt}.{item % ipt}"
+
+    before = Panel(f"payloads before store (thread.item), read as "
+                   f"{models.load_store_layout(algorithm)}", "threads", ipt,
+                   [label(k) for k in range(count)], [hue(k // ipt, size) for k in range(count)])
+    after = Panel("memory after store: which thread.item wrote each element", "memory", 1,
+                  [label(m) if m >= 0 else "·" for m in memory],
+                  [hue(m // ipt, size) if m >= 0 else GRAY for m in memory])
+    return Frame([before, after])
+
+
+def store_page() -> Page:
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("algorithm", [
+        (a, encode_level("items_per_thread", [
+            (str(ipt), _valid_level(size * ipt, lambda v, a=a, ipt=ipt: _store_frame(
+                a, size, ipt, v), True)) for ipt in IPT]))
+        for a in _algorithms(kind)]))
+    return Page("store", "coop.store", (
+        "A group stores its tile. Each item is labelled thread.item and coloured by thread; "
+        "the memory row shows which item each element receives. Elements past "
+        "<code>valid_items</code> are not written (·)."),
+        tree)
+
+
+# --- exchange and shuffle ---------------------------------------------------------
+
+def _exchange_inputs(mode, size, ipt):
+    """Each item's value is its tile position in the source layout; scatter
+    modes send item k of the blocked tile to position count-1-k (guarded:
+    every third item has rank -1; flagged: every third flag is off)."""
+    t, i = np.arange(size)[:, None], np.arange(ipt)[None, :]
+    source = mode.split("_to_")[0]
+    blocked = t * ipt + i
+    if source != "scatter":
+        return models.position(source, t, i, size, ipt), None, None
+    ranks = size * ipt - 1 - blocked
+    flags = (blocked % 3 != 2).astype(np.int32)
+    if mode.endswith("guarded"):
+        ranks = np.where(blocked % 3 == 2, -1, ranks)
+    return blocked, ranks, flags
+
+
+def _exchange_frame(mode, size, ipt) -> Frame:
+    count = size * ipt
+    values, ranks, flags = _exchange_inputs(mode, size, ipt)
+    after, defined = models.exchange_model(mode, values + ELEMENT_BASE, ranks, flags)
+    source, target = mode.split("_to_")
+    panels = [Panel(f"payloads before: {source}", "threads", ipt,
+                    [str(v) for v in values.reshape(-1)],
+                    [hue(v, count) for v in values.reshape(-1)])]
+    if ranks is not None:
+        # Items not exchanged: a negative rank (guarded) or a flag off (flagged, ×).
+        flagged = mode.endswith("flagged")
+        sent = (flags != 0) if flagged else (ranks >= 0)
+        panels.append(Panel("ranks: where each item goes", "threads", ipt,
+                            [str(r) if ok or not flagged else "×"
+                             for r, ok in zip(ranks.reshape(-1), sent.reshape(-1))],
+                            [hue(r, count) if ok else GRAY
+                             for r, ok in zip(ranks.reshape(-1), sent.reshape(-1))]))
+    labels, colors = _element_labels(after, defined, count)
+    panels.append(Panel(f"payloads after: {target.split('_guarded')[0].split('_flagged')[0]}",
+                        "threads", ipt, labels, colors))
+    return Frame(panels)
+
+
+def exchange_page() -> Page:
+    def modes(kind):
+        return models.BLOCK_EXCHANGE_MODES if kind == "block" else models.WARP_EXCHANGE_MODES
+
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("mode", [
+        (mode, encode_level("items_per_thread", [
+            (str(ipt), _exchange_frame(mode, size, ipt)) for ipt in IPT]))
+        for mode in modes(kind)]))
+    return Page("exchange", "coop.exchange", (
+        "An exchange rearranges the group's tile between layouts; each cell shows the tile "
+        "position an item holds. <code>warp_striped</code> is CUB's layout: warp w, lane l owns "
+        "<code>w*32*ipt + l + 32*i</code>. <code>warp_time_slicing</code> changes only how "
+        "much shared memory is used, not the result."),
+        tree)
+
+
+def _shuffle_frame(mode, size, ipt, distance, fill) -> Frame:
+    scalar = mode in ("offset", "rotate")
+    per_thread = 1 if scalar else ipt
+    count = size * per_thread
+    values = np.arange(count).reshape(size, per_thread) + ELEMENT_BASE
+    if scalar:
+        after = models.shuffle_model(mode, values[:, 0], distance, fill)[:, None]
+        specified = np.ones(after.shape, bool)
+    else:
+        after = models.shuffle_model(mode, values, 1, fill)
+        specified = models.shuffle_specified(mode, values.shape, fill)
+    labels, colors = _element_labels(after, specified, count)
+    what = "values" if scalar else "payloads"
+    return Frame([Panel(f"{what} before", "threads", per_thread,
+                        [str(k) for k in range(count)], [hue(k, count) for k in range(count)]),
+                  Panel(f"{what} after shuffle", "threads", per_thread, labels, colors)])
+
+
+def shuffle_page() -> Page:
+    fills = ("None", "-1")
+
+    def by_mode(size):
+        options = []
+        for mode in models.SHUFFLE_MODES:
+            if mode in ("up", "down"):
+                level = encode_level("items_per_thread", [
+                    (str(ipt), encode_level("fill", [
+                        (f, _shuffle_frame(mode, size, ipt, 1, None if f == "None" else -1))
+                        for f in fills])) for ipt in IPT])
+            elif mode == "offset":
+                level = encode_level("fill", [
+                    (f, encode_level("distance", [
+                        (str(d), _shuffle_frame(mode, size, 1, d, None if f == "None" else -1))
+                        for d in range(-size, size + 1)], "range", "1")) for f in fills])
+            else:
+                level = encode_level("distance", [
+                    (str(d), _shuffle_frame(mode, size, 1, d, None)) for d in range(size)],
+                    "range", "1")
+            options.append((mode, level))
+        return encode_level("mode", options)
+
+    tree = _by_group((("block", (8, 32, 64)),), lambda kind, size: by_mode(size))
+    return Page("shuffle", "coop.shuffle", (
+        "A block shuffle. <code>up</code>/<code>down</code> shift the block's blocked tile by "
+        "one element (the vacated one is <code>fill</code>, dark, or unspecified); "
+        "<code>offset</code>/<code>rotate</code> give each thread the scalar of the thread "
+        "<code>distance</code> ranks above it (offset: outside the block, <code>fill</code> or "
+        "its own value; rotate: modulo the block size)."),
+        tree)
+
+
+# --- reduce and scan ------------------------------------------------------------------
+
+COMBINE_OPS = ("sum", "min", "max")
+COMBINING_GROUPS = GROUPS + (("thread", (1,)),)
+
+
+def combining_values(size: int, ipt: int) -> np.ndarray:
+    """The small integers the reduce and scan pages combine."""
+    k = np.arange(size * ipt)
+    return ((5 * k + 3) % 11).reshape(size, ipt)
+
+
+def _items_panel(title, values, valid=None):
+    count = values.size
+    flat = values.reshape(-1)
+    inside = [valid is None or k < valid for k in range(count)]
+    return Panel(title, "threads", values.shape[1], [str(v) for v in flat],
+                 [hue(k, count) if inside[k] else GRAY for k in range(count)])
+
+
+def _reduce_frame(op, size, ipt, broadcast, valid) -> Frame:
+    values = combining_values(size, ipt)
+    total = models.reduce_model(op, values, valid)
+    labels = [str(total) if broadcast or t == 0 else "?" for t in range(size)]
+    colors = [SPECIAL if broadcast or t == 0 else GRAY for t in range(size)]
+    return Frame([_items_panel("payloads (gray: past valid_items, not combined)", values, valid),
+                  Panel("result of reduce in each thread", "threads", 1, labels, colors)],
+                 f"aggregate = {total}")
+
+
+def reduce_page() -> Page:
+    tree = _by_group(COMBINING_GROUPS, lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("binary_op", [
+            (op, encode_level("broadcast", [
+                (b, encode_level("valid_items", [("None", _reduce_frame(op, size, ipt, b == "True",
+                                                                        None))]
+                                 + [(str(v), _reduce_frame(op, size, ipt, b == "True", v))
+                                    for v in range(1, size * ipt + 1)], "range"))
+                for b in ("True", "False")]))
+            for op in COMBINE_OPS])) for ipt in IPT]))
+    return Page("reduce", "coop.reduce", (
+        "A reduction combines the first <code>valid_items</code> items of the group's tile "
+        "(blocked order). With <code>broadcast=True</code> every thread receives the "
+        "aggregate; with <code>False</code> only rank 0 does."),
+        tree)
+
+
+def _scan_frame(op, size, ipt, inclusive, initial) -> Frame:
+    values = combining_values(size, ipt)
+    seed = initial if initial is not None or inclusive else models.identity(op, np.int32)
+    scanned, total = models.scan_model(op, values, inclusive, seed)
+    specified = models.scan_specified(inclusive, op, initial, values.shape)
+    count = values.size
+    labels = [str(v) if s else "?" for v, s in zip(scanned.reshape(-1), specified.reshape(-1))]
+    colors = [hue(k, count) if s else GRAY for k, s in enumerate(specified.reshape(-1))]
+    mode = "inclusive" if inclusive else "exclusive"
+    return Frame([_items_panel("payloads before", values),
+                  Panel(f"payloads after the {mode} scan", "threads", ipt, labels, colors)],
+                 f"running total after the tile = {total}")
+
+
+def scan_page() -> Page:
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("mode", [
+            (mode, encode_level("scan_op", [
+                (op, encode_level("initial_value", [
+                    (init, _scan_frame(op, size, ipt, mode == "inclusive",
+                                       None if init == "None" else int(init)))
+                    for init in ("None", "0", "10")]))
+                for op in COMBINE_OPS]))
+            for mode in ("inclusive", "exclusive")])) for ipt in IPT]))
+    return Page("scan", "coop.scan", (
+        "A scan over the group's tile in blocked order. Inclusive: item k combines items "
+        "0..k; exclusive: items 0..k-1, seeded by <code>initial_value</code>; without one, "
+        "a named operator's identity for int32 items (0 for <code>exclusive_sum</code>; a "
+        "Python function would leave item 0 unspecified)."),
+        tree)
+
+
+PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page)
