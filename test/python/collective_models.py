@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from cuda.coop._models import (
     BLOCK_EXCHANGE_MODES,
     REDUCE_ALGORITHMS,
@@ -25,8 +27,9 @@ from cuda.coop._models import (
 # The models are re-exported: the GPU tests compare the kernels below with them.
 __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
-           "identity", "reduce_kernel", "reduce_model", "scan_kernel", "scan_model",
-           "shuffle_kernel", "shuffle_model", "shuffle_specified"]
+           "identity", "prefix_scan_kernel", "reduce_kernel", "reduce_model",
+           "running_total_function", "scan_kernel", "scan_model", "shuffle_kernel",
+           "shuffle_model", "shuffle_specified"]
 
 
 @functools.cache
