@@ -297,39 +297,30 @@ def prefix_scan_kernel(ipt: int, mode: str, scan_op: str, algorithm, dtype: str,
     start = identity(scan_op, dtype)
     running_total, linear_tid = running_total_function(scan_op), _linear_tid()
 
+    # Only thread 0 calls the function: it alone initializes the state.
     if shared_state:
-        @cuda.jit
-        def kernel(src, dst, totals, tiles):
-            block = coop.this_block()
-            state = cuda.shared.array(1, element)
-            if linear_tid() == 0:
-                state[0] = start
-            prefix = coop.StatefulFunction(running_total, state)
-            items = coop.ThreadData(ipt)
-            tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
-            for t in range(tiles):
-                offset = (cuda.blockIdx.x * tiles + t) * tile
-                coop.load(block, src, items, offset=offset)
-                out = coop.scan(block, items, mode=mode, scan_op=scan_op, prefix_op=prefix,
-                                algorithm=algorithm)
-                coop.store(block, dst, out, offset=offset)
-            if linear_tid() == 0:
-                totals[cuda.blockIdx.x] = state[0]
+        def make_state():
+            return cuda.shared.array(1, element)
     else:
-        @cuda.jit
-        def kernel(src, dst, totals, tiles):
-            block = coop.this_block()
-            state = cuda.local.array(1, element)
+        def make_state():  # noqa: F811 -- the local variant
+            return cuda.local.array(1, element)
+    make_state = cuda.jit(device=True, inline="always")(make_state)
+
+    @cuda.jit
+    def kernel(src, dst, totals, tiles):
+        block = coop.this_block()
+        state = make_state()
+        if linear_tid() == 0:
             state[0] = start
-            prefix = coop.StatefulFunction(running_total, state)
-            items = coop.ThreadData(ipt)
-            tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
-            for t in range(tiles):
-                offset = (cuda.blockIdx.x * tiles + t) * tile
-                coop.load(block, src, items, offset=offset)
-                out = coop.scan(block, items, mode=mode, scan_op=scan_op, prefix_op=prefix,
-                                algorithm=algorithm)
-                coop.store(block, dst, out, offset=offset)
-            if linear_tid() == 0:
-                totals[cuda.blockIdx.x] = state[0]
+        prefix = coop.StatefulFunction(running_total, state)
+        items = coop.ThreadData(ipt)
+        tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
+        for t in range(tiles):
+            offset = (cuda.blockIdx.x * tiles + t) * tile
+            coop.load(block, src, items, offset=offset)
+            out = coop.scan(block, items, mode=mode, scan_op=scan_op, prefix_op=prefix,
+                            algorithm=algorithm)
+            coop.store(block, dst, out, offset=offset)
+        if linear_tid() == 0:
+            totals[cuda.blockIdx.x] = state[0]
     return kernel
