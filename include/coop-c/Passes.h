@@ -1,4 +1,7 @@
-/*===- coop-c/Passes.h - registration of coop passes ---------------*- C -*-===*/
+/*===- coop-c/Passes.h - registration of coop passes ---------------*- C -*-===*\
+|* For embedders that link CoopCAPIDialect with their own MLIR of the same    *|
+|* version (see coop-c/Dialects.h).                                          *|
+\*===----------------------------------------------------------------------===*/
 
 #ifndef COOP_C_PASSES_H
 #define COOP_C_PASSES_H
