@@ -90,4 +90,8 @@ if(LLVM_LINK_LLVM_DYLIB)
       endif()
     endif()
   endforeach()
+  # MLIRNVVMTarget starts the NVPTX back end, which libLLVM.so held: linked
+  # statically, it must name the NVPTX libraries itself.
+  llvm_map_components_to_libnames(_coop_nvptx_libs nvptxcodegen nvptxdesc nvptxinfo)
+  set_property(TARGET MLIRNVVMTarget APPEND PROPERTY INTERFACE_LINK_LIBRARIES ${_coop_nvptx_libs})
 endif()

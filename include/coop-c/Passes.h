@@ -17,6 +17,12 @@ extern "C" {
 /// Safe to call more than once.
 MLIR_CAPI_EXPORTED void mlirCoopRegisterPasses(void);
 
+/// Registers coop-lower-to-ptx and the upstream passes it names. Running it
+/// needs the NVVM target and the LLVM IR translations in the context (the
+/// upstream Python bindings register them in every context). Safe to call
+/// more than once.
+MLIR_CAPI_EXPORTED void mlirCoopRegisterLowerToPTXPipeline(void);
+
 #ifdef __cplusplus
 }
 #endif

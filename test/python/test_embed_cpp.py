@@ -1,12 +1,12 @@
-"""The C++ embedding route: examples/embed-cpp, an out-of-tree MLIR project
-with a dialect of its own, finds the installed CMake package
-(``find_package(CoopMLIR)`` at ``python -m cuda.coop --cmake-dir``) and the
-pip MLIR kit, builds its opt tool, and its lit tests lower a kernel that mixes
-its ops with coop ops.
+"""The C++ embedding routes: examples/embed-cpp, an out-of-tree MLIR project
+with a dialect of its own, gets coop either from the installed CMake package
+(``find_package(CoopMLIR)`` at ``python -m cuda.coop --cmake-dir``) or by
+building it from this checkout (``add_subdirectory``), builds its tools, and
+its lit tests lower a kernel that mixes its ops with coop ops.
 
-Needs the installed wheel (the CMake package is not in a source checkout) and
-the kit (``pip install "cuda-coop[mlir-dev]"``, part of the test extra).
-About two minutes on 2 cores.
+Both need the pip MLIR kit (``pip install "cuda-coop[mlir-dev]"``, part of the
+test extra); the first needs the installed wheel (a source checkout has no
+CMake package).
 """
 
 import shutil
@@ -23,7 +23,7 @@ EXAMPLE = ROOT / "examples" / "embed-cpp"
 
 # A source checkout (PYTHONPATH=python) has no CMake package; an installed
 # wheel must have one.
-pytestmark = pytest.mark.skipif(
+installed_only = pytest.mark.skipif(
     Path(cuda.coop.__file__).resolve().is_relative_to(ROOT / "python"),
     reason="needs an installed cuda-coop wheel (its CMake package)",
 )
@@ -37,6 +37,7 @@ def _cmake_dir() -> Path:
     return Path(found.stdout.strip())
 
 
+@installed_only
 def test_cmake_dir_holds_the_package_and_nothing_test_only_is_installed():
     cmake_dir = _cmake_dir()
     package = Path(cuda.coop.__file__).resolve().parent
@@ -56,12 +57,13 @@ def _run(command: list[str], cwd: Path) -> None:
     )
 
 
-def test_embed_cpp_builds_against_the_installed_package_and_passes_its_lit_tests(tmp_path):
+def _build_and_check(tmp_path: Path, coop: list[str]) -> None:
+    """Configures and builds examples/embed-cpp with `coop` (how it gets the
+    dialect) and runs its lit tests."""
     build = tmp_path / "build"
     configure = [
         "cmake", "-G", "Ninja", "-S", str(EXAMPLE), "-B", str(build),
-        "-DCMAKE_BUILD_TYPE=Release", f"-DCoopMLIR_DIR={_cmake_dir()}",
-        f"-DPython_EXECUTABLE={sys.executable}",
+        "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={sys.executable}", *coop,
     ]
     # gold links the static MLIR archives several times faster than bfd.
     if shutil.which("ld.gold"):
@@ -69,6 +71,16 @@ def test_embed_cpp_builds_against_the_installed_package_and_passes_its_lit_tests
     if shutil.which("ccache"):
         configure += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
     _run(configure, tmp_path)
-    _run(["cmake", "--build", str(build)], tmp_path)
+    _run(["cmake", "--build", str(build), "--target", "embed-opt", "embed-capi"], tmp_path)
     _run([sys.executable, "-m", "lit", "-v", f"--param=embed_tools_dir={build / 'bin'}",
           str(EXAMPLE / "test")], tmp_path)
+
+
+@installed_only
+def test_embed_cpp_builds_against_the_installed_package_and_passes_its_lit_tests(tmp_path):
+    _build_and_check(tmp_path, [f"-DCoopMLIR_DIR={_cmake_dir()}"])
+
+
+def test_embed_cpp_builds_coop_as_a_subdirectory_and_passes_its_lit_tests(tmp_path):
+    # The example finds the kit itself and builds coop from this checkout.
+    _build_and_check(tmp_path, [f"-DCOOP_SOURCE_DIR={ROOT}"])
