@@ -72,8 +72,9 @@ def _build_and_check(tmp_path: Path, coop: list[str]) -> None:
         configure += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
     _run(configure, tmp_path)
     _run(["cmake", "--build", str(build), "--target", "embed-opt", "embed-capi"], tmp_path)
-    _run([sys.executable, "-m", "lit", "-v", f"--param=embed_tools_dir={build / 'bin'}",
-          str(EXAMPLE / "test")], tmp_path)
+    lit = shutil.which("lit")
+    assert lit, "lit is not on PATH (pip install lit)"
+    _run([lit, "-v", f"--param=embed_tools_dir={build / 'bin'}", str(EXAMPLE / "test")], tmp_path)
 
 
 @installed_only
