@@ -3,9 +3,10 @@
 # The tools come from PATH (an installed cuda-coop puts coop-opt there) or,
 # for a build tree, from `--param coop_tools_dir=<build>/bin`.
 
-import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 
 import lit.formats
 
@@ -41,7 +42,14 @@ if tools_dir:
     capi_include = os.path.join(os.path.dirname(config.test_source_root), "include")
     capi_lib = os.path.join(os.path.dirname(os.path.abspath(tools_dir)), "lib")
 else:
-    package = os.path.dirname(importlib.util.find_spec("cuda.coop").origin)
+    # The package that put coop-opt on PATH: the Python of its environment
+    # finds it (lit itself may run in another one).
+    python = os.path.join(os.path.dirname(shutil.which("coop-opt", path=config.environment["PATH"])),
+                          "python")
+    package = subprocess.run(
+        [python if os.path.exists(python) else sys.executable, "-c",
+         "import cuda.coop, os; print(os.path.dirname(cuda.coop.__file__))"],
+        capture_output=True, text=True, check=True).stdout.strip()
     capi_include = os.path.join(package, "include")
     capi_lib = package
 cc = shutil.which(os.environ.get("CC", "cc"))
