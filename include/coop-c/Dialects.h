@@ -1,6 +1,7 @@
 /*===- coop-c/Dialects.h - C API of the coop dialect ---------------*- C -*-===*\
-|* For embedders that build against the same MLIR as this library (the static *|
-|* libraries of a coop build): the dialect handle to load coop into a context.*|
+|* For embedders that link the static libraries of the CMake package         *|
+|* (CoopCAPIDialect) with their own MLIR of the same version: the dialect     *|
+|* handle to load coop into their context. libcuda_coop_capi.so has none.     *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef COOP_C_DIALECTS_H

@@ -1,8 +1,9 @@
 /*===- coop-c/Pipeline.h - parse, transform and print a module -----*- C -*-===*\
 |* Self-contained C: no MLIR headers, so a client (the Python extension) can  *|
-|* be built against the prebuilt library alone. Every call uses a fresh MLIR  *|
-|* context of this library's own MLIR, isolated from any other MLIR in the    *|
-|* process.                                                                   *|
+|* be built against the prebuilt library alone. Calls run in an MLIR context  *|
+|* of this library's own MLIR, isolated from any other MLIR in the process:   *|
+|* one context per calling thread, created on its first call and reused, with *|
+|* multithreading off. Results own their text and outlive later calls.        *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef COOP_C_PIPELINE_H

@@ -14,6 +14,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace mlir;
 
 void mlir::coop::buildLowerToPTXPipeline(OpPassManager &pm,
@@ -30,16 +32,24 @@ void mlir::coop::buildLowerToPTXPipeline(OpPassManager &pm,
     llvm::report_fatal_error(llvm::Twine("coop-lower-to-ptx: ") + errors);
 }
 
-void mlir::coop::registerLowerToPTXPipeline(DialectRegistry &registry) {
+void mlir::coop::registerLowerToPTXDialectExtensions(
+    DialectRegistry &registry) {
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
-  registerGpuNVVMAttachTarget();
-  registerGpuModuleToBinaryPass();
-  PassPipelineRegistration<LowerToPTXOptions>(
-      "coop-lower-to-ptx",
-      "coop-lower-to-nvvm, then PTX for every gpu.module (gpu.binary)",
-      buildLowerToPTXPipeline);
+}
+
+void mlir::coop::registerLowerToPTXPipeline() {
+  // A pipeline registered twice is a fatal error.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerGpuNVVMAttachTarget();
+    registerGpuModuleToBinaryPass();
+    PassPipelineRegistration<LowerToPTXOptions>(
+        "coop-lower-to-ptx",
+        "coop-lower-to-nvvm, then PTX for every gpu.module (gpu.binary)",
+        buildLowerToPTXPipeline);
+  });
 }

@@ -14,7 +14,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::coop::registerCoopAndUpstreamDialects(registry);
   mlir::coop::registerCoopAndUpstreamPasses();
-  mlir::coop::registerLowerToPTXPipeline(registry);
+  mlir::coop::registerLowerToPTXDialectExtensions(registry);
+  mlir::coop::registerLowerToPTXPipeline();
   mlir::coop::test::registerTestPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "coop optimizer driver\n", registry));

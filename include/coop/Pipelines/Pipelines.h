@@ -33,10 +33,16 @@ struct LowerToPTXOptions : public PassPipelineOptions<LowerToPTXOptions> {
 /// `gpu-module-to-binary` (format=isa), with the NVPTX back end.
 void buildLowerToPTXPipeline(OpPassManager &pm, const LowerToPTXOptions &options);
 
-/// Registers `coop-lower-to-ptx` and what PTX generation needs (the NVVM
-/// target attribute, LLVM IR translations, the NVPTX back end). Only tools
-/// that link the NVPTX back end call this; the Python library does not.
-void registerLowerToPTXPipeline(DialectRegistry &registry);
+/// Registers `coop-lower-to-ptx` and the upstream passes it names
+/// (nvvm-attach-target, gpu-module-to-binary) in the global pass registry.
+/// Safe to call more than once. Only programs with the NVPTX back end call
+/// this (coop-opt, embedders); the Numba path's library does not.
+void registerLowerToPTXPipeline();
+
+/// Adds what PTX generation needs to a context's registry: the NVVM target
+/// attribute's models and the LLVM IR translations of builtin, gpu, llvm and
+/// nvvm.
+void registerLowerToPTXDialectExtensions(DialectRegistry &registry);
 
 } // namespace coop
 } // namespace mlir

@@ -1,0 +1,1 @@
+"""cuda.coop.mlir: the coop dialect for the upstream MLIR Python bindings (see coop.py)."""

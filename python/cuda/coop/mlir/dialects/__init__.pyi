@@ -1,0 +1,1 @@
+"""Generated op and enum classes of coop; use cuda.coop.mlir.coop."""
