@@ -49,11 +49,20 @@ def error_tests() -> list[str]:
     return ids
 
 
+def _package_root() -> str:
+    """Where this interpreter imports cuda.coop from: the source tree with a
+    built compiler module (development), or the installed package (CI),
+    whose source tree has no compiler module."""
+    import cuda.coop
+
+    return str(Path(cuda.coop.__file__).resolve().parents[2])
+
+
 def record() -> list[dict]:
     with tempfile.TemporaryDirectory() as scratch:
         log = Path(scratch) / "errors.jsonl"
         env = {**os.environ, "COOP_RECORD_ERRORS": str(log),
-               "PYTHONPATH": os.pathsep.join([str(ROOT / "python"), str(ROOT / "test" / "python"),
+               "PYTHONPATH": os.pathsep.join([_package_root(), str(ROOT / "test" / "python"),
                                               os.environ.get("PYTHONPATH", "")])}
         result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                  *error_tests()], cwd=ROOT, env=env, capture_output=True,
