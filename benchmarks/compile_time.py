@@ -1,14 +1,17 @@
 """Compile cost of coop call sites, against NVRTC compiling the same CUB code.
 
-Runs on the CPU (no GPU). For K = 1, 4, 16 call sites (loads and stores of
-mixed algorithms) it times compiling a Numba-CUDA-MLIR kernel to PTX for one
-launch configuration, against the same kernel without the coop calls, and
-reports the added milliseconds per call site. In
-the same run it times NVRTC compiling the equivalent CUB C++
-(cub::BlockLoad/BlockStore) to LTO-IR, the path the earlier cuda.coop took,
-one program per primitive.
+Runs on the CPU (no GPU). For K = 1, 4, 16 call sites it times compiling a
+Numba-CUDA-MLIR kernel to PTX for one launch configuration, against the same
+kernel without the coop calls, and reports the added milliseconds per call
+site. In the same run it times NVRTC compiling the equivalent CUB C++ to
+LTO-IR, the path the earlier cuda.coop took, one program per primitive.
+The sites are of one family:
 
-    python benchmarks/compile_time.py
+  tiles        loads and stores of mixed algorithms (cub::BlockLoad/BlockStore)
+  collectives  block and warp reductions and scans of mixed algorithms
+               (cub::BlockReduce/BlockScan/WarpReduce/WarpScan)
+
+    python benchmarks/compile_time.py [tiles|collectives]
 
 CUB headers: $CUB_INCLUDE, else /usr/local/cuda/include/cccl (CUDA toolkit).
 """
@@ -39,23 +42,53 @@ BLOCK = 128
 IPT = 4
 
 
-def kernel_source(sites: int, with_coop: bool) -> str:
-    """`sites` call sites: alternating loads and stores, cycling algorithms;
-    without coop, the same kernel with the calls left out."""
+# The collectives family's sites, in turn: (coop statement, CUB statement).
+# The items and the running `acc` carry each site's result to the next.
+COLLECTIVE_SITES = (
+    ("acc += coop.sum(block, items)",
+     "{ using R = cub::BlockReduce<int, 128>; __shared__ R::TempStorage t; "
+     "acc += R(t).Sum(items); }"),
+    ("items = coop.exclusive_sum(block, items)",
+     "{ using S = cub::BlockScan<int, 128>; __shared__ S::TempStorage t; "
+     "S(t).ExclusiveSum(items, items); }"),
+    ("acc += coop.reduce(block, items, 'max', algorithm='raking')",
+     "{ using R = cub::BlockReduce<int, 128, cub::BLOCK_REDUCE_RAKING>; "
+     "__shared__ R::TempStorage t; acc += R(t).Reduce(items, larger); }"),
+    ("items = coop.inclusive_scan(block, items, 'max', algorithm='warp_scans')",
+     "{ using S = cub::BlockScan<int, 128, cub::BLOCK_SCAN_WARP_SCANS>; "
+     "__shared__ S::TempStorage t; S(t).InclusiveScan(items, items, larger); }"),
+    ("acc += coop.sum(coop.this_warp(), items)",
+     "{ using W = cub::WarpReduce<int>; __shared__ W::TempStorage t[4]; "
+     "acc += W(t[threadIdx.x / 32]).Sum(cub::ThreadReduce(items, ::cuda::std::plus<>{})); }"),
+    ("items = coop.exclusive_sum(coop.this_warp(), items)",
+     "{ using W = cub::WarpScan<int>; __shared__ W::TempStorage t[4]; "
+     "int total = cub::ThreadReduce(items, ::cuda::std::plus<>{}); "
+     "W(t[threadIdx.x / 32]).ExclusiveSum(total, total); "
+     "for (int i = 0; i < 4; ++i) { int x = items[i]; items[i] = total; total += x; } }"),
+)
+
+
+def kernel_source(sites: int, with_coop: bool, family: str = "tiles") -> str:
+    """`sites` call sites of `family`, cycling through its operations and
+    algorithms; without coop, the same kernel with the calls left out."""
     lines = ["def kernel(src, dst, items_per_thread):",
              "    block = coop.this_block()",
              "    items = cuda.local.array(items_per_thread, dtype=src.dtype)",
              "    base = cuda.blockIdx.x * 128 * items_per_thread",
              "    items[0] = src[base]",
-             "    dst[base] = items[0]"]
+             "    acc = items[0]"]
     for site in range(sites if with_coop else 0):
+        if family == "collectives":
+            lines.append(f"    {COLLECTIVE_SITES[site % len(COLLECTIVE_SITES)][0]}")
+            continue
         algorithm = ALGORITHMS[(site // 2) % len(ALGORITHMS)]
         op = "load(block, src, items" if site % 2 == 0 else "store(block, dst, items"
         lines.append(f"    coop.{op}, algorithm='{algorithm}', offset=base)")
+    lines.append("    dst[base] = acc + items[0]")
     return "\n".join(lines) + "\n"
 
 
-def time_numba(sites: int, with_coop: bool) -> float:
+def time_numba(sites: int, with_coop: bool, family: str = "tiles") -> float:
     """Fastest of REPEATS compiles of a fresh kernel to PTX, in seconds (the
     minimum: compile times only get noise added on a shared machine)."""
     from cuda.coop.numba_mlir import _passes
@@ -64,7 +97,7 @@ def time_numba(sites: int, with_coop: bool) -> float:
     for _ in range(REPEATS):
         _passes._run_pipeline.cache_clear()  # cold: every site lowered anew
         namespace = {"coop": coop, "cuda": cuda}
-        exec(kernel_source(sites, with_coop), namespace)
+        exec(kernel_source(sites, with_coop, family), namespace)
         kernel = cuda.jit(namespace["kernel"])
         start = time.perf_counter()
         cres = nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(IPT)], (BLOCK,))
@@ -80,7 +113,17 @@ CUB_ALGORITHMS = {
 }
 
 
-def cub_source(sites: int) -> str:
+def cub_source(sites: int, family: str = "tiles") -> str:
+    if family == "collectives":
+        body = [COLLECTIVE_SITES[site % len(COLLECTIVE_SITES)][1] for site in range(sites)]
+        return ("#include <cub/block/block_reduce.cuh>\n#include <cub/block/block_scan.cuh>\n"
+                "#include <cub/warp/warp_reduce.cuh>\n#include <cub/warp/warp_scan.cuh>\n"
+                "extern \"C\" __global__ void kernel(const int* src, int* dst) {\n"
+                "  auto larger = [](int a, int b) { return a < b ? b : a; };\n"
+                "  int items[4]; long base = (long)blockIdx.x * 512;\n"
+                "  for (int i = 0; i < 4; ++i) items[i] = src[base + i];\n"
+                "  int acc = items[0];\n" + "\n".join(body) +
+                "\n  dst[base] = acc + items[0];\n}\n")
     body = []
     for site in range(sites):
         algorithm = CUB_ALGORITHMS[ALGORITHMS[(site // 2) % len(ALGORITHMS)]]
@@ -103,14 +146,15 @@ def cub_include() -> str | None:
     return None
 
 
-def time_nvrtc(sites: int, include: str) -> float:
+def time_nvrtc(sites: int, include: str, family: str = "tiles") -> float:
     from cuda.bindings import nvrtc
 
     cuda_include = str(Path(include).parent)
     samples = []
     for _ in range(max(2, REPEATS // 2)):
         start = time.perf_counter()
-        err, program = nvrtc.nvrtcCreateProgram(cub_source(sites).encode(), b"k.cu", 0, [], [])
+        err, program = nvrtc.nvrtcCreateProgram(cub_source(sites, family).encode(), b"k.cu",
+                                                0, [], [])
         options = [b"-arch=sm_90", b"-dlto", b"-std=c++17", f"-I{include}".encode(),
                    f"-I{cuda_include}".encode()]
         (err,) = nvrtc.nvrtcCompileProgram(program, len(options), options)
@@ -127,24 +171,27 @@ def time_nvrtc(sites: int, include: str) -> float:
 
 
 def main() -> None:
-    time_numba(1, True)  # warm up: imports, first compiles of both variants
+    family = sys.argv[1] if len(sys.argv) > 1 else "tiles"
+    if family not in ("tiles", "collectives"):
+        raise SystemExit(f"unknown family {family!r}: use tiles or collectives")
+    time_numba(1, True, family)  # warm up: imports, first compiles of both variants
     time_numba(0, False)
     include = cub_include()
-    print(f"kernel compile to PTX, block {BLOCK}, items_per_thread {IPT}, int32; "
+    print(f"{family}: kernel compile to PTX, block {BLOCK}, items_per_thread {IPT}, int32; "
           f"fastest of {REPEATS} (NVRTC: median of {max(2, REPEATS // 2)})")
     plain = time_numba(0, False) * 1e3
-    one_primitive = time_nvrtc(1, include) * 1e3 if include else None
+    one_primitive = time_nvrtc(1, include, family) * 1e3 if include else None
     if one_primitive:
         print(f"NVRTC + CUB, one program per primitive (the earlier cuda.coop): "
               f"{one_primitive:.1f} ms per primitive")
     print(f"{'call sites':>10} {'coop ms':>8} {'added ms/site':>13} {'NVRTC+CUB ms':>12} "
           f"{'NVRTC ms/site':>13} {'per primitive: NVRTC/coop':>25}")
     for sites in SITES:
-        with_coop = time_numba(sites, True) * 1e3
+        with_coop = time_numba(sites, True, family) * 1e3
         plain = min(plain, time_numba(0, False) * 1e3)
         added = (with_coop - plain) / sites
         if include:
-            nvrtc_ms = time_nvrtc(sites, include) * 1e3
+            nvrtc_ms = time_nvrtc(sites, include, family) * 1e3
             nvrtc_text = (f"{nvrtc_ms:12.1f} {nvrtc_ms / sites:13.1f} "
                           f"{one_primitive / added:24.0f}x")
         else:

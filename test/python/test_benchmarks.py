@@ -29,6 +29,23 @@ def test_compile_time_kernels_compile():
     compile_time.REPEATS = 1
     for sites in (0, 3):
         assert compile_time.time_numba(sites, sites > 0) > 0
+    # Every reduction and scan site of the collectives family, once.
+    sites = len(compile_time.COLLECTIVE_SITES)
+    assert compile_time.time_numba(sites, True, "collectives") > 0
+
+
+def test_compile_time_cub_collectives_compile():
+    """The CUB side of the collectives family is valid CUDA C++ for NVRTC."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import compile_time
+
+    include = compile_time.cub_include()
+    if include is None:
+        pytest.skip("no CUB headers (CUDA toolkit or CUB_INCLUDE)")
+    compile_time.REPEATS = 1
+    assert compile_time.time_nvrtc(len(compile_time.COLLECTIVE_SITES), include,
+                                   "collectives") > 0
 
 
 def test_numba_tile_copy_kernels_compile_without_local_memory():
