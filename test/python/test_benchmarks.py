@@ -636,3 +636,17 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     assert all(r[10] == "OK/OK" for r in rows if tuple(r[:6]) not in failed)
     assert code == 1 and f"verified: {len(configs) - len(failed)}/{len(configs)}" in table
     assert "tile: worst coop/CUB" in table  # (equal fake times: loop rows have no ns/op)
+
+
+def test_compile_scale_runs_both_loops():
+    pytest.importorskip("numba_cuda_mlir")
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compile_scale.py"), "10"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    rows = [line.split() for line in lines[2:-1]]
+    assert [row[0] for row in rows] == ["0", "10"]
+    # Both loops report a resident set, and the coop loop filled our cache.
+    assert all(float(value) > 0 for value in rows[-1][1:3])
+    assert lines[-1].startswith("after the coop loop: ")
+    assert int(lines[-1].split()[4]) > 0
