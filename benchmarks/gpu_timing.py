@@ -4,6 +4,8 @@ kernel so Numba's launch cost is not timed, and a cudaMemcpy anchor."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 
@@ -49,3 +51,30 @@ def calibrate(cuda, options, sleep, sleep_us: int, total_bytes: int):
     memcpy = 2.0 * total_bytes / (median_ms(lambda: b.copy_to_device(a)) * 1e6)
     del a, b
     return median_ms, slept, memcpy
+
+
+def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
+    """The run's conditions on both sides: this run's cudaMemcpy bandwidth
+    beside the reference's own anchor, SM counts and the timing options."""
+    anchor = re.search(r"D2D \(anchor\)\s+([\d.]+)", cub_out)
+    head = re.search(r"SMs=(\d+)", cub_out)
+    print(f"cudaMemcpy D2D: {memcpy:.1f} GB/s (this run); CUB reference's own anchor: "
+          f"{anchor.group(1) if anchor else '?'} GB/s; SMs={sms} (CUB: "
+          f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
+          f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
+          f"{slept:.1f} ms sleep")
+
+
+def print_summary(summary: dict) -> None:
+    """Per kernel kind, the worst coop/CUB ratio and the rows >= 0.97; the
+    rows verified on both sides."""
+    print("columns a/b: coop/CUB; coop/CUB > 1: coop faster (GB/s ratio for tile rows, "
+          "ns/op CUB/coop for loop rows)")
+    for kind, ratios in summary["ratios"].items():
+        if ratios:
+            worst = min(ratios, key=lambda rc: rc[0])
+            good = sum(1 for r, _ in ratios if r >= 0.97)
+            print(f"{kind}: worst coop/CUB {worst[0]:.3f} ({' '.join(map(str, worst[1].key))}); "
+                  f"{good}/{len(ratios)} rows >= 0.97")
+    print(f"verified: {summary['rows'] - len(summary['bad'])}/{summary['rows']} rows OK on both "
+          "sides")

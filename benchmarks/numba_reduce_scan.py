@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import calibrate
+from gpu_timing import calibrate, print_run_header, print_summary
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -906,24 +906,9 @@ def main(argv=None) -> int:
     assert binary is not None
     cub, cub_bars, cub_out = run_reference(binary, args.directory, args.filters, options)
     rows, memcpy, sms, slept = run_coop(configs, args)
-    anchor = re.search(r"D2D \(anchor\)\s+([\d.]+)", cub_out)
-    head = re.search(r"SMs=(\d+)", cub_out)
-    print(f"cudaMemcpy D2D: {memcpy:.1f} GB/s (this run); CUB reference's own anchor: "
-          f"{anchor.group(1) if anchor else '?'} GB/s; SMs={sms} (CUB: "
-          f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
-          f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
-          f"{slept:.1f} ms sleep")
+    print_run_header(cub_out, memcpy, sms, slept, args)
     summary = print_table(rows, cub, cub_bars)
-    print("columns a/b: coop/CUB; coop/CUB > 1: coop faster (GB/s ratio for tile rows, "
-          "ns/op CUB/coop for loop rows)")
-    for kind, ratios in summary["ratios"].items():
-        if ratios:
-            worst = min(ratios, key=lambda rc: rc[0])
-            good = sum(1 for r, _ in ratios if r >= 0.97)
-            print(f"{kind}: worst coop/CUB {worst[0]:.3f} ({' '.join(map(str, worst[1].key))}); "
-                  f"{good}/{len(ratios)} rows >= 0.97")
-    print(f"verified: {summary['rows'] - len(summary['bad'])}/{summary['rows']} rows OK on both "
-          "sides")
+    print_summary(summary)
     barrier_summary(rows, cub_bars)
     checks_failed = report_checks(rows, summary)
     return 1 if summary["bad"] or checks_failed else 0
