@@ -14,6 +14,7 @@ from numba_cuda_mlir import types  # noqa: E402
 
 from cuda.coop import _compiler  # noqa: E402
 from cuda.coop.numba_mlir import _passes  # noqa: E402
+from test_compiler import KERNEL  # noqa: E402
 
 THREADS = 8
 I32 = nc.ARRAY
@@ -81,21 +82,8 @@ def test_kernels_compile_concurrently_to_the_serial_ptx():
     assert mismatched == []
 
 
-# Two sites in one kernel, each planned and lowered by the passes.
-SITES = """
-gpu.module @kernels {
-  gpu.func @copy(%src: memref<?xi32>, %dst: memref<?xi32>, %off: index) kernel
-      attributes {known_block_size = array<i32: 128, 1, 1>} {
-    %b = coop.this_block
-    %items = memref.alloca() : memref<4xi32>
-    coop.load %b, %src[%off] into %items algorithm = ALGORITHM
-        : !coop.group<block>, memref<?xi32>, memref<4xi32>
-    coop.store %b, %items into %dst[%off] algorithm = ALGORITHM
-        : !coop.group<block>, memref<4xi32>, memref<?xi32>
-    gpu.return
-  }
-}
-"""
+# test_compiler's kernel: two sites, each planned and lowered by the passes.
+SITES = KERNEL.replace("algorithm = transpose", "algorithm = ALGORITHM")
 ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
               "warp_transpose_timesliced")
 
