@@ -175,8 +175,8 @@ def _results(site, names):
     return f"{names['result']} = " if count == 1 else f"{names['result']}:{count} = "
 
 
-def _combining_text(site, names, operator_option):
-    """The operator, and the options reduce and scan share."""
+def _operator_text(site, operator_option):
+    """The operator of a reduction or scan: a named one or a function."""
     operator = site.attribute(operator_option)
     if isinstance(operator, str):
         return f" op = {operator}"
@@ -184,7 +184,7 @@ def _combining_text(site, names, operator_option):
 
 
 def _reduce_assembly(site, names, group, storage, attributes, loc):
-    text = _combining_text(site, names, "binary_op")
+    text = _operator_text(site, "binary_op")
     if "valid_items" in names:
         text += f" valid_items = {names['valid_items']}"
     if site.attribute("algorithm"):
@@ -201,7 +201,7 @@ def _reduce_assembly(site, names, group, storage, attributes, loc):
 
 def _scan_assembly(site, names, group, storage, attributes, loc):
     into = f" into {names['output']}" if "output" in names else ""
-    text = f" mode = {site.attribute('mode')}" + _combining_text(site, names, "scan_op")
+    text = f" mode = {site.attribute('mode')}" + _operator_text(site, "scan_op")
     if "initial_value" in names:
         text += f" initial_value = {names['initial_value']} : {site.element_type}"
     if "prefix_op" in names:
