@@ -20,7 +20,6 @@ The coop dialect comes from ``cuda.coop.mlir`` (``pip install
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import inspect
 from collections.abc import Callable
@@ -31,6 +30,8 @@ from mlir.dialects import arith, gpu, memref, scf
 from mlir.passmanager import PassManager
 
 from cuda.coop.mlir import coop
+
+from run_ptx import run_ptx  # the launcher beside this file
 
 
 class Int:
@@ -140,29 +141,4 @@ def compile_ptx(kernel: TileMap, chip: str = "sm_90") -> str:
 def launch(kernel: TileMap, ptx: str, data: np.ndarray, *params: int) -> np.ndarray:
     """Runs the kernel on ``data`` (int32) on GPU 0 with cuda.core and returns
     the result."""
-    from cuda.core import Device, LaunchConfig, LegacyPinnedMemoryResource, ObjectCode
-    from cuda.core import launch as cuda_launch
-
-    data = np.ascontiguousarray(data, dtype=np.int32)
-    device = Device(0)
-    device.set_current()
-    stream = device.create_stream()
-    function = ObjectCode.from_ptx(ptx).get_kernel(kernel.name)
-    nbytes = max(data.nbytes, 4)
-    host = LegacyPinnedMemoryResource().allocate(nbytes)
-    src, dst = device.allocate(nbytes, stream=stream), device.allocate(nbytes, stream=stream)
-    ctypes.memmove(int(host.handle), data.ctypes.data, data.nbytes)
-    src.copy_from(host, stream=stream)
-    # A memref<?xi32> argument is its descriptor: allocated and aligned
-    # pointers, offset, size, stride.
-    descriptor = lambda buffer: (buffer, buffer, np.int64(0), np.int64(data.size), np.int64(1))  # noqa: E731
-    grid = max(1, -(-data.size // kernel.tile))
-    cuda_launch(stream, LaunchConfig(grid=grid, block=kernel.block), function,
-                *descriptor(src), *descriptor(dst), np.int64(data.size), *map(np.int32, params))
-    host.copy_from(dst, stream=stream)
-    stream.sync()
-    result = np.empty_like(data)
-    ctypes.memmove(result.ctypes.data, int(host.handle), data.nbytes)
-    for buffer in (src, dst, host):
-        buffer.close(stream)
-    return result
+    return run_ptx(ptx, kernel.name, kernel.block, kernel.tile, data, *params)

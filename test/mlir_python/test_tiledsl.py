@@ -1,7 +1,7 @@
 """examples/embed-python: a tiny DSL on the upstream MLIR Python bindings
 emits kernels that mix arith/scf with coop.load/coop.store, lowers them to PTX
 with coop's passes (ptxas checks them here) and runs them with cuda.core (on
-a GPU)."""
+a GPU: test_tiledsl_gpu.py)."""
 
 import sys
 from pathlib import Path
@@ -14,16 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "embed
 
 import tiledsl  # noqa: E402
 
-ALGORITHMS = ["direct", "striped", "vectorize", "transpose", "warp_transpose",
-              "warp_transpose_timesliced"]
-
-
-def _kernel(algorithm: str, block: int = 128, items_per_thread: int = 4):
-    @tiledsl.tile_map(block=block, items_per_thread=items_per_thread, algorithm=algorithm)
-    def scale(x, factor):
-        return x * factor + 1
-
-    return scale
+from test_tiledsl_gpu import ALGORITHMS, _kernel  # noqa: E402
 
 
 def test_the_kernel_mixes_the_dsl_ops_with_coop_ops():
@@ -55,12 +46,3 @@ def test_every_load_algorithm_compiles_to_ptx_that_ptxas_accepts(algorithm):
     exchanges = algorithm.startswith("transpose") or algorithm.startswith("warp_transpose")
     assert (resources.shared > 0) == exchanges
 
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_the_kernel_computes_on_the_gpu(algorithm):
-    kernel = _kernel(algorithm)
-    # Three full tiles and a partial one.
-    data = np.arange(3 * kernel.tile + 100, dtype=np.int32) - 700
-    result = tiledsl.launch(kernel, tiledsl.compile_ptx(kernel), data, 3)
-    np.testing.assert_array_equal(result, data * 3 + 1)
