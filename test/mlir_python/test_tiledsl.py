@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import coop_kernels as ck
-import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "embed-python"))
