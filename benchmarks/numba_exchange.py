@@ -209,7 +209,9 @@ def argtypes(c: Config) -> list:
     from numba_cuda_mlir import types
 
     array = (types.int32 if c.dtype == "int32" else types.float64)[::1]
-    return [array, array] + ([types.int64] if c.kernel == "loop" else [])
+    # reps is an int32, as the reference's `int reps`: an int64 trip count costs the loop a
+    # 64-bit counter, which is not the exchange's.
+    return [array, array] + ([types.int32] if c.kernel == "loop" else [])
 
 
 # ---- the NumPy model -----------------------------------------------------------------------
@@ -442,7 +444,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             grid, reps = options.grid, options.reps
             if grid * tile > host.size:
                 raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
-            args = (src, out, reps)
+            args = (src, out, np.int32(reps))
         out.copy_to_device(zeros)
         kernel[grid, c.block](*args)
         cuda.synchronize()
@@ -454,7 +456,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         if c.kernel == "tile":
             value = 2.0 * grid * tile * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
         else:
-            base = median_ms(lambda: kernel[grid, c.block](src, out, 0))
+            base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0)))
             ops = grid * reps * c.ops / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
         overload = list(kernel._launch_config_overloads.values())[-1]

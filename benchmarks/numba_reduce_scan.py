@@ -357,7 +357,11 @@ def argtypes(c: Config) -> list:
     from numba_cuda_mlir import types
 
     array = getattr(types, c.dtype)[::1]
-    return [array, array] + ([types.int64] if c.kernel == "loop" or c.family == "prefix" else [])
+    # reps is an int32, as the reference's `int reps`: an int64 trip count costs the loop a
+    # 64-bit counter (about two more instructions per iteration), which is not the collective's.
+    if c.kernel == "loop":
+        return [array, array, types.int32]
+    return [array, array] + ([types.int64] if c.family == "prefix" else [])
 
 
 # ---- the NumPy model -----------------------------------------------------------------------
@@ -683,7 +687,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
             raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
-        args = (src, out, reps)
+        args = (src, out, np.int32(reps))
     elif c.family == "prefix":
         grid, reps = prefix_grid(sms, c, tiles), 1
         args = (src, out, tiles)
@@ -722,7 +726,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     if c.kernel == "tile":
         value = tile_bytes(c, n) / (ms * 1e6)
     else:
-        base = median_ms(lambda: kernel[grid, c.block](src, out, 0))
+        base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0)))
         value = (ms - base) * 1e6 * sms / (grid * reps) if reps > 0 else 0.0
     overload = list(kernel._launch_config_overloads.values())[-1]
     ptx = overload.ptx
