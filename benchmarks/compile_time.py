@@ -12,6 +12,13 @@ The sites are of one family:
                (cub::BlockReduce/BlockScan/WarpReduce/WarpScan)
 
     python benchmarks/compile_time.py [tiles|collectives]
+    python benchmarks/compile_time.py [tiles|collectives] --phases
+
+--phases splits the time of 16 and 48 sites (no NVRTC) into Numba's MLIR
+pipeline, its LLVM 7 code generation, the link to a cubin (nvJitLink), our
+kernel plan, our site lowering (C API), and the rest (Numba's typing and
+lowering, our typing and linking); the per-site cost of each phase is the
+slope between the two.
 
 CUB headers: $CUB_INCLUDE, else /usr/local/cuda/include/cccl (CUDA toolkit).
 """
@@ -88,13 +95,14 @@ def kernel_source(sites: int, with_coop: bool, family: str = "tiles") -> str:
     return "\n".join(lines) + "\n"
 
 
-def time_numba(sites: int, with_coop: bool, family: str = "tiles") -> float:
-    """Fastest of REPEATS compiles of a fresh kernel to PTX, in seconds (the
-    minimum: compile times only get noise added on a shared machine)."""
+def time_numba(sites: int, with_coop: bool, family: str = "tiles", repeats: int | None = None) -> float:
+    """Fastest of `repeats` (REPEATS) compiles of a fresh kernel to PTX, in
+    seconds (the minimum: compile times only get noise added on a shared
+    machine)."""
     from cuda.coop.numba_mlir import _passes
 
     samples = []
-    for _ in range(REPEATS):
+    for _ in range(repeats or REPEATS):
         _passes._run_pipeline.cache_clear()  # cold: every site lowered anew
         namespace = {"coop": coop, "cuda": cuda}
         exec(kernel_source(sites, with_coop, family), namespace)
@@ -170,10 +178,81 @@ def time_nvrtc(sites: int, include: str, family: str = "tiles") -> float:
     return statistics.median(samples)
 
 
+PHASE_SITES = (16, 48)
+
+
+def time_phases(family: str) -> None:
+    """The per-site slope of each compile phase between PHASE_SITES sites
+    (fastest of REPEATS compiles each)."""
+    import collections
+
+    from numba_cuda_mlir import mlir_optimization
+    from numba_cuda_mlir.numba_cuda.cudadrv import driver
+
+    from cuda.coop.numba_mlir import _kernel_plan, _passes
+
+    spent = collections.defaultdict(float)
+    nested = [0.0]  # time of the timed calls inside the current one
+
+    def timed(owner, name: str, phase: str) -> None:
+        """Times calls of owner.name as `phase`, less the timed calls they make."""
+        function = getattr(owner, name)
+
+        def wrapper(*args, **kwargs):
+            nested.append(0.0)
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - start
+                spent[phase] += elapsed - nested.pop()
+                nested[-1] += elapsed
+
+        wrapper.__wrapped__ = function
+        if hasattr(function, "cache_clear"):
+            wrapper.cache_clear = function.cache_clear
+        setattr(owner, name, wrapper)
+
+    # Numba's optimize, which our kernel plan wraps: its own time is the
+    # MLIR pipeline.
+    timed(mlir_optimization, "optimize", "Numba MLIR pipeline")
+    timed(mlir_optimization, "_call_llvm70_capi", "LLVM 7 codegen")
+    timed(_kernel_plan, "plan_module", "coop kernel plan")
+    timed(_passes, "_run_pipeline", "coop site lowering")
+    for linker in (c for c in vars(driver).values() if isinstance(c, type) and hasattr(c, "complete")):
+        timed(linker, "complete", "link to cubin")
+    phases = ("Numba MLIR pipeline", "LLVM 7 codegen", "link to cubin", "coop kernel plan",
+              "coop site lowering", "rest")
+    time_numba(1, True, family)
+    rows = {}
+    for sites in PHASE_SITES:
+        best = None
+        for _ in range(REPEATS):
+            spent.clear()
+            total = time_numba(sites, True, family, repeats=1)
+            if best is None or total < best[0]:
+                best = (total, dict(spent))
+        total, parts = best
+        parts["rest"] = total - sum(parts.values())
+        rows[sites] = (total, parts)
+    low, high = PHASE_SITES
+    span = high - low
+    print(f"{family}: compile phases, block {BLOCK}, items_per_thread {IPT}, int32; "
+          f"fastest of {REPEATS}")
+    print(f"{'phase':22} {f'{low} sites ms':>13} {f'{high} sites ms':>13} {'ms/site':>8}")
+    for phase in phases + ("total",):
+        a = rows[low][1].get(phase, 0.0) if phase != "total" else rows[low][0]
+        b = rows[high][1].get(phase, 0.0) if phase != "total" else rows[high][0]
+        print(f"{phase:22} {a * 1e3:13.1f} {b * 1e3:13.1f} {(b - a) * 1e3 / span:8.2f}")
+
+
 def main() -> None:
     family = sys.argv[1] if len(sys.argv) > 1 else "tiles"
     if family not in ("tiles", "collectives"):
         raise SystemExit(f"unknown family {family!r}: use tiles or collectives")
+    if "--phases" in sys.argv[2:]:
+        time_phases(family)
+        return
     time_numba(1, True, family)  # warm up: imports, first compiles of both variants
     time_numba(0, False)
     include = cub_include()

@@ -34,6 +34,25 @@ def test_compile_time_kernels_compile():
     assert compile_time.time_numba(sites, True, "collectives") > 0
 
 
+def test_compile_time_phases_add_up():
+    """--phases splits a compile into phases that sum to its total (in a
+    process of its own: it wraps Numba's and our functions)."""
+    pytest.importorskip("numba_cuda_mlir")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import compile_time as ct; "
+            "ct.REPEATS = 1; ct.PHASE_SITES = (1, 2); ct.time_phases('collectives')")
+    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = {line[:22].strip(): [float(x) for x in line[22:].split()]
+            for line in result.stdout.splitlines()[2:]}
+    assert set(rows) == {"Numba MLIR pipeline", "LLVM 7 codegen", "link to cubin",
+                         "coop kernel plan", "coop site lowering", "rest", "total"}
+    for column in (0, 1):
+        parts = sum(values[column] for phase, values in rows.items() if phase != "total")
+        assert parts == pytest.approx(rows["total"][column], abs=0.2)
+        assert all(values[column] >= 0 for phase, values in rows.items() if phase != "rest")
+
+
 def test_compile_time_cub_collectives_compile():
     """The CUB side of the collectives family is valid CUDA C++ for NVRTC."""
     pytest.importorskip("cuda.bindings.nvrtc")
