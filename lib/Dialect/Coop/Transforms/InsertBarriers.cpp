@@ -32,8 +32,8 @@ struct InsertBarriers : coop::impl::CoopInsertBarriersBase<InsertBarriers> {
         const BarrierDecision &decision = it->second;
         OpBuilder builder(op);
         if (decision.before == BarrierKind::warp) {
-          builder.create<BarrierOp>(op->getLoc(),
-                                     cast<CollectiveOpInterface>(op).getGroup());
+          BarrierOp::create(builder, op->getLoc(),
+                            cast<CollectiveOpInterface>(op).getGroup());
           ++numWarpBarriers;
         } else if (decision.before == BarrierKind::block) {
           blockBarrier(builder, op->getLoc());
@@ -47,8 +47,8 @@ struct InsertBarriers : coop::impl::CoopInsertBarriersBase<InsertBarriers> {
   }
 
   void blockBarrier(OpBuilder &builder, Location loc) {
-    Value block = builder.create<ThisBlockOp>(loc);
-    builder.create<BarrierOp>(loc, block);
+    Value block = ThisBlockOp::create(builder, loc);
+    BarrierOp::create(builder, loc, block);
     ++numBlockBarriers;
   }
 };
