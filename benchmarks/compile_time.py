@@ -13,12 +13,18 @@ The sites are of one family:
 
     python benchmarks/compile_time.py [tiles|collectives]
     python benchmarks/compile_time.py [tiles|collectives] --phases
+    python benchmarks/compile_time.py [tiles|collectives] --first
 
 --phases splits the time of 16 and 48 sites (no NVRTC) into Numba's MLIR
 pipeline, its LLVM 7 code generation, the link to a cubin (nvJitLink), our
 kernel plan, our site lowering (C API), and the rest (Numba's typing and
 lowering, our typing and linking); the per-site cost of each phase is the
 slope between the two.
+
+--first measures, in fresh processes, what a user waits for before the first
+kernel: importing numba-cuda-mlir, then cuda.coop's backend, then the first
+compile of a kernel with one coop call site (the family's first) against
+the first compile of the same kernel without it (median of FIRST_RUNS).
 
 CUB headers: $CUB_INCLUDE, else /usr/local/cuda/include/cccl (CUDA toolkit).
 """
@@ -246,12 +252,76 @@ def time_phases(family: str) -> None:
         print(f"{phase:22} {a * 1e3:13.1f} {b * 1e3:13.1f} {(b - a) * 1e3 / span:8.2f}")
 
 
+FIRST_RUNS = 5
+
+# Runs in a fresh process: prints the seconds of each step, one per line.
+_FIRST_CHILD = """
+import sys, time
+family, sites = sys.argv[1], int(sys.argv[2])
+start = time.perf_counter()
+import numba_compile as nc
+from numba_cuda_mlir import cuda
+from numba_cuda_mlir.numba_cuda.types import literal
+numba_ready = time.perf_counter()
+coop = None
+if sites:
+    import cuda.coop.numba_mlir as coop
+coop_ready = time.perf_counter()
+import compile_time as ct
+source = ct.kernel_source(sites, sites > 0, family)
+if not sites:  # a plain Numba kernel: no coop at all
+    source = source.replace("    block = coop.this_block()\\n", "")
+namespace = {"coop": coop, "cuda": cuda}
+exec(source, namespace)
+kernel = cuda.jit(namespace["kernel"])
+compile_start = time.perf_counter()
+nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(ct.IPT)], (ct.BLOCK,))
+done = time.perf_counter()
+print(numba_ready - start, coop_ready - numba_ready, done - compile_start)
+"""
+
+
+def time_first(family: str) -> None:
+    """Import and first-compile latency, each run in a fresh process."""
+    import subprocess
+
+    # The child imports compile_time (benchmarks/) and numba_compile (test/python/).
+    path = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent / "test" / "python"),
+                                         os.environ.get("PYTHONPATH")]))
+
+    def run(sites: int) -> list[float]:
+        samples = []
+        for _ in range(FIRST_RUNS):
+            done = subprocess.run([sys.executable, "-c", _FIRST_CHILD, family, str(sites)],
+                                  capture_output=True, text=True,
+                                  env={**os.environ, "PYTHONPATH": path})
+            if done.returncode != 0:
+                raise SystemExit(done.stderr[-3000:])
+            samples.append([float(x) for x in done.stdout.split()[-3:]])
+        return [statistics.median(column) for column in zip(*samples)]
+
+    plain, with_coop = run(0), run(1)
+    print(f"{family}: first kernel after import, block {BLOCK}, items_per_thread {IPT}, int32; "
+          f"fresh processes, median of {FIRST_RUNS}")
+    rows = [("import numba_cuda_mlir", with_coop[0]),
+            ("first kernel compile without cuda.coop", plain[2]),
+            ("import cuda.coop.numba_mlir", with_coop[1]),
+            ("first kernel compile with one coop call", with_coop[2]),
+            ("first coop kernel after import, added", with_coop[1] + with_coop[2] - plain[2])]
+    print(f"{'step':44} {'ms':>8}")
+    for step, seconds in rows:
+        print(f"{step:44} {seconds * 1e3:8.0f}")
+
+
 def main() -> None:
     family = sys.argv[1] if len(sys.argv) > 1 else "tiles"
     if family not in ("tiles", "collectives"):
         raise SystemExit(f"unknown family {family!r}: use tiles or collectives")
     if "--phases" in sys.argv[2:]:
         time_phases(family)
+        return
+    if "--first" in sys.argv[2:]:
+        time_first(family)
         return
     time_numba(1, True, family)  # warm up: imports, first compiles of both variants
     time_numba(0, False)

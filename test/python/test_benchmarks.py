@@ -53,6 +53,21 @@ def test_compile_time_phases_add_up():
         assert all(values[column] >= 0 for phase, values in rows.items() if phase != "rest")
 
 
+def test_compile_time_first_kernel_latency():
+    """--first times imports and first compiles in fresh processes."""
+    pytest.importorskip("numba_cuda_mlir")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import compile_time as ct; "
+            "ct.FIRST_RUNS = 1; ct.time_first('collectives')")
+    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = {line[:44].strip(): float(line[44:]) for line in result.stdout.splitlines()[2:]}
+    assert list(rows) == ["import numba_cuda_mlir", "first kernel compile without cuda.coop",
+                          "import cuda.coop.numba_mlir", "first kernel compile with one coop call",
+                          "first coop kernel after import, added"]
+    assert all(ms > 0 for step, ms in rows.items() if step != "first coop kernel after import, added")
+
+
 def test_compile_time_cub_collectives_compile():
     """The CUB side of the collectives family is valid CUDA C++ for NVRTC."""
     pytest.importorskip("cuda.bindings.nvrtc")
