@@ -254,28 +254,26 @@ def time_phases(family: str) -> None:
 
 FIRST_RUNS = 5
 
-# Runs in a fresh process: prints the seconds of each step, one per line.
+# Runs in a fresh process (argv: kernel source, block, items_per_thread) and
+# prints the seconds of its three steps; cuda.coop is imported only when the
+# source calls it, and nothing else of ours is.
 _FIRST_CHILD = """
 import sys, time
-family, sites = sys.argv[1], int(sys.argv[2])
+source, block, items_per_thread = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 start = time.perf_counter()
 import numba_compile as nc
 from numba_cuda_mlir import cuda
 from numba_cuda_mlir.numba_cuda.types import literal
 numba_ready = time.perf_counter()
 coop = None
-if sites:
+if "coop." in source:
     import cuda.coop.numba_mlir as coop
 coop_ready = time.perf_counter()
-import compile_time as ct
-source = ct.kernel_source(sites, sites > 0, family)
-if not sites:  # a plain Numba kernel: no coop at all
-    source = source.replace("    block = coop.this_block()\\n", "")
 namespace = {"coop": coop, "cuda": cuda}
 exec(source, namespace)
 kernel = cuda.jit(namespace["kernel"])
 compile_start = time.perf_counter()
-nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(ct.IPT)], (ct.BLOCK,))
+nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(items_per_thread)], (block,))
 done = time.perf_counter()
 print(numba_ready - start, coop_ready - numba_ready, done - compile_start)
 """
@@ -285,14 +283,17 @@ def time_first(family: str) -> None:
     """Import and first-compile latency, each run in a fresh process."""
     import subprocess
 
-    # The child imports compile_time (benchmarks/) and numba_compile (test/python/).
-    path = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent / "test" / "python"),
+    # The child imports numba_compile (test/python/), which pretends sm_90.
+    path = os.pathsep.join(filter(None, [str(HERE.parent / "test" / "python"),
                                          os.environ.get("PYTHONPATH")]))
 
     def run(sites: int) -> list[float]:
+        source = kernel_source(sites, sites > 0, family)
+        if not sites:  # a plain Numba kernel: no coop at all
+            source = source.replace("    block = coop.this_block()\n", "")
         samples = []
         for _ in range(FIRST_RUNS):
-            done = subprocess.run([sys.executable, "-c", _FIRST_CHILD, family, str(sites)],
+            done = subprocess.run([sys.executable, "-c", _FIRST_CHILD, source, str(BLOCK), str(IPT)],
                                   capture_output=True, text=True,
                                   env={**os.environ, "PYTHONPATH": path})
             if done.returncode != 0:
