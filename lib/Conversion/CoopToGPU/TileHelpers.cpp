@@ -186,6 +186,14 @@ void lowering::writePayload(OpBuilder &b, Location loc, Value payload,
     memref::StoreOp::create(b, loc, item, payload, ValueRange{ix.c(i)});
 }
 
+OpBuilder lowering::thenBuilder(OpBuilder &b, scf::IfOp op) {
+  return op.getThenBodyBuilder(b.getListener());
+}
+
+OpBuilder lowering::elseBuilder(OpBuilder &b, scf::IfOp op) {
+  return op.getElseBodyBuilder(b.getListener());
+}
+
 SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
                                        Value memory, Value base, Value valid,
                                        ArrayRef<Value> fallback, Type element,
@@ -201,10 +209,10 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
     }
     auto guard = scf::IfOp::create(b, loc, element, ix.lt(pos, valid),
                                    /*withElseRegion=*/true);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     scf::YieldOp::create(then, loc,
                          Value(memref::LoadOp::create(then, loc, memory, index)));
-    OpBuilder otherwise = guard.getElseBodyBuilder();
+    OpBuilder otherwise = elseBuilder(b, guard);
     scf::YieldOp::create(otherwise, loc, fallback[i]);
     items.push_back(guard.getResult(0));
   }
@@ -224,7 +232,7 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
     }
     auto guard = scf::IfOp::create(b, loc, ix.lt(pos, valid),
                                    /*withElseRegion=*/false);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     memref::StoreOp::create(then, loc, item, memory, index);
   }
 }
@@ -333,7 +341,7 @@ SmallVector<Value> lowering::exchangeThroughScratch(
       continue;
     }
     auto guard = scf::IfOp::create(b, loc, guards[i], /*withElseRegion=*/false);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     memref::StoreOp::create(then, loc, item, scratch, scatter[i]);
   }
   sync(b);
@@ -368,11 +376,11 @@ SmallVector<Value> lowering::timeSlicedWarpExchange(
       gpu::BarrierOp::create(b, loc);
     auto turn = scf::IfOp::create(b, loc, types, ix.eq(warp, s),
                                   /*withElseRegion=*/true);
-    OpBuilder then = turn.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, turn);
     scf::YieldOp::create(then, loc,
                          ValueRange(exchangeThroughScratch(
                              then, loc, scratch, current, scatter, gather, sync)));
-    OpBuilder otherwise = turn.getElseBodyBuilder();
+    OpBuilder otherwise = elseBuilder(b, turn);
     scf::YieldOp::create(otherwise, loc, ValueRange(current));
     current.assign(turn.getResults().begin(), turn.getResults().end());
   }

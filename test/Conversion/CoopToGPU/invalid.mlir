@@ -42,3 +42,18 @@ func.func @scratch_argument_type(%src: memref<?xi32>, %scratch: memref<?xi32> {c
   coop.load %b, %src into %items algorithm = transpose {coop.scratch_offset = 0 : i64} : !coop.group<block>, memref<?xi32>, memref<2xi32>
   return
 }
+
+// -----
+
+// The guarded load is lowered into scf.if branches before the barrier fails:
+// rolling the conversion back must undo the ops in those branches too.
+func.func @rollback_after_guarded_load(%src: memref<?xi32>, %n: index, %x: i32)
+    attributes {gpu.known_block_size = array<i32: 1024, 1, 1>} {
+  %b = coop.this_block
+  %items = memref.alloca() : memref<2xi32>
+  coop.load %b, %src into %items valid_items = %n oob_default = %x : i32 : !coop.group<block>, memref<?xi32>, memref<2xi32>
+  %p = coop.group_by %b : !coop.group<block> -> !coop.group<warps_within_block, 1>
+  // expected-error @+1 {{needs 32 named barriers but a block has 15}}
+  coop.barrier %p : !coop.group<warps_within_block, 1>
+  return
+}
