@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::coop;
@@ -249,6 +250,14 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
   if (!size || !alignment)
     return op->emitOpError("has no scratch plan: run --coop-plan-scratch "
                            "before --convert-coop-to-gpu");
+  // A host compiler may write the plan itself (placed sites): the buffer's
+  // type and the global's alignment must be valid before they are built.
+  if (size.getInt() < 0 || alignment.getInt() <= 0 ||
+      !llvm::isPowerOf2_64(alignment.getInt()))
+    return op->emitOpError("has an invalid scratch plan: ")
+           << kScratchSizeAttr << " must be >= 0 and " << kScratchAlignmentAttr
+           << " a positive power of two; got " << size.getInt() << " and "
+           << alignment.getInt();
   MLIRContext *ctx = fn->getContext();
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
@@ -309,6 +318,9 @@ FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
   if (!offset)
     return op->emitOpError("has no scratch slice: run --coop-plan-scratch "
                            "before --convert-coop-to-gpu");
+  if (offset.getInt() < 0)
+    return op->emitOpError("has a negative ")
+           << kScratchOffsetAttr << ": " << offset.getInt();
   FailureOr<Value> buffer = scratchBuffer(rewriter, op);
   if (failed(buffer))
     return failure();

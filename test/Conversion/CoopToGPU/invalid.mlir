@@ -57,3 +57,35 @@ func.func @rollback_after_guarded_load(%src: memref<?xi32>, %n: index, %x: i32)
   coop.barrier %p : !coop.group<warps_within_block, 1>
   return
 }
+
+// -----
+
+func.func @forged_scratch_buffer_marker(%in: memref<2xi32>, %out: memref<2xi32>)
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>} {
+  %b = coop.this_block
+  // expected-error @+1 {{carries 'coop.scratch_buffer', which only convert-coop-to-gpu sets (on the scratch buffer it makes); remove it}}
+  coop.exchange %b, %in into %out mode = blocked_to_striped {coop.scratch_offset = 0 : i64, coop.scratch_buffer} : !coop.group<block>, memref<2xi32>, memref<2xi32>
+  return
+}
+
+// -----
+
+func.func @negative_scratch_size(%in: memref<2xi32>, %out: memref<2xi32>)
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>, coop.scratch_size = -5 : i64,
+                coop.scratch_alignment = 16 : i64} {
+  %b = coop.this_block
+  // expected-error @+1 {{has an invalid scratch plan: coop.scratch_size must be >= 0 and coop.scratch_alignment a positive power of two; got -5 and 16}}
+  coop.exchange %b, %in into %out mode = blocked_to_striped {coop.scratch_offset = 0 : i64} : !coop.group<block>, memref<2xi32>, memref<2xi32>
+  return
+}
+
+// -----
+
+func.func @negative_scratch_offset(%in: memref<2xi32>, %out: memref<2xi32>)
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>, coop.scratch_size = 1024 : i64,
+                coop.scratch_alignment = 16 : i64} {
+  %b = coop.this_block
+  // expected-error @+1 {{has a negative coop.scratch_offset: -8}}
+  coop.exchange %b, %in into %out mode = blocked_to_striped {coop.scratch_offset = -8 : i64} : !coop.group<block>, memref<2xi32>, memref<2xi32>
+  return
+}
