@@ -184,7 +184,8 @@ def mutate(text: str, rng: random.Random, tokens: dict[str, list[str]], chunks: 
                 choices = ours if ours and rng.random() < 0.8 else tokens[kind]
                 text = text[:a] + rng.choice(choices) + text[b:]
         elif op == "number":
-            numbers = list(re.finditer(r"-?\b\d+\b", text))
+            # Also a shape's size (the 4 of memref<4xf32>), not the digits of a name.
+            numbers = list(re.finditer(r"(?<!\w)-?\d+", text))
             if numbers:
                 n = rng.choice(numbers)
                 text = text[:n.start()] + rng.choice(EDGE_NUMBERS) + text[n.end():]
