@@ -175,9 +175,9 @@ Value lowering::valueIf(OpBuilder &b, Location loc, Value condition,
                         Value otherwise,
                         llvm::function_ref<Value(OpBuilder &)> thenValue) {
   auto guard = scf::IfOp::create(b, loc, otherwise.getType(), condition, true);
-  OpBuilder then = guard.getThenBodyBuilder();
+  OpBuilder then = thenBuilder(b, guard);
   scf::YieldOp::create(then, loc, thenValue(then));
-  OpBuilder other = guard.getElseBodyBuilder();
+  OpBuilder other = elseBuilder(b, guard);
   scf::YieldOp::create(other, loc, otherwise);
   return guard.getResult(0);
 }
@@ -185,7 +185,7 @@ Value lowering::valueIf(OpBuilder &b, Location loc, Value condition,
 void lowering::storeIf(OpBuilder &b, Location loc, Value condition,
                        Value value, Value scratch, Value slot) {
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, condition, false);
-  OpBuilder then = guard.getThenBodyBuilder();
+  OpBuilder then = thenBuilder(b, guard);
   memref::StoreOp::create(then, loc, value, scratch, slot);
 }
 

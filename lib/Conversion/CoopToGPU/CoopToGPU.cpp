@@ -48,9 +48,18 @@ namespace {
 
 /// Groups and temp storage are compile-time descriptors: only coop ops may
 /// use them,
-/// and coop ops lower only inside functions (their launch facts).
+/// and coop ops lower only inside functions (their launch facts). The
+/// lowering finds the scratch buffer it made by its marker, so an input may
+/// not carry the marker.
 LogicalResult checkConvertible(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
+    if (op->hasAttr(kScratchBufferAttr)) {
+      op->emitOpError("carries '")
+          << kScratchBufferAttr
+          << "', which only convert-coop-to-gpu sets (on the scratch buffer "
+             "it makes); remove it";
+      return WalkResult::interrupt();
+    }
     if (!isa<CoopDialect>(op->getDialect()))
       return WalkResult::advance();
     if (!op->getParentOfType<FunctionOpInterface>()) {

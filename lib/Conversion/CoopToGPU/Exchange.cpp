@@ -87,7 +87,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
         inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
       }
       auto guard = scf::IfOp::create(b, loc, inSlice, /*withElseRegion=*/false);
-      OpBuilder then = guard.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(b, guard);
       Ix tx{then, loc};
       memref::StoreOp::create(
           then, loc, items[i], scratch,
@@ -95,7 +95,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
     }
     if (op.getMode() == ExchangeMode::blocked_to_striped) {
       auto turn = scf::IfOp::create(b, loc, ix.eq(warp, s), false);
-      OpBuilder then = turn.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(b, turn);
       Ix tx{then, loc};
       for (int64_t i = 0; i < n; ++i)
         memref::StoreOp::create(
@@ -106,7 +106,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
     // Gather this slice's items of the output layout.
     if (blockedOut) {
       auto turn = scf::IfOp::create(b, loc, types, ix.eq(warp, s), true);
-      OpBuilder then = turn.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(b, turn);
       Ix tx{then, loc};
       SmallVector<Value> loaded;
       for (int64_t i = 0; i < n; ++i)
@@ -114,7 +114,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
             then, loc, scratch,
             tx.pad(tx.add(tx.mul(lane, n), i), layout.shiftPadding)));
       scf::YieldOp::create(then, loc, ValueRange(loaded));
-      OpBuilder otherwise = turn.getElseBodyBuilder();
+      OpBuilder otherwise = elseBuilder(b, turn);
       scf::YieldOp::create(otherwise, loc, ValueRange(output));
       output.assign(turn.getResults().begin(), turn.getResults().end());
       continue;
@@ -125,14 +125,14 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
       Value position = striped(i);
       Value inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
       auto guard = scf::IfOp::create(b, loc, tile.elementType, inSlice, true);
-      OpBuilder then = guard.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(b, guard);
       Ix tx{then, loc};
       scf::YieldOp::create(
           then, loc,
           Value(memref::LoadOp::create(
               then, loc, scratch,
               tx.pad(tx.sub(position, first), layout.shiftPadding))));
-      OpBuilder otherwise = guard.getElseBodyBuilder();
+      OpBuilder otherwise = elseBuilder(b, guard);
       scf::YieldOp::create(otherwise, loc, output[i]);
       output[i] = guard.getResult(0);
     }

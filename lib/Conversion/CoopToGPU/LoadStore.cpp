@@ -209,11 +209,11 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       Value ok = vectorizable(rewriter, loc, source, t.base, *tile, width);
       SmallVector<Type> types(n, tile->elementType);
       auto choice = scf::IfOp::create(rewriter, loc, types, ok, true);
-      OpBuilder then = choice.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(rewriter, choice);
       scf::YieldOp::create(then, loc,
                            ValueRange(vectorRead(then, loc, source, t.base,
                                                  t.rank, *tile, width)));
-      OpBuilder otherwise = choice.getElseBodyBuilder();
+      OpBuilder otherwise = elseBuilder(rewriter, choice);
       scf::YieldOp::create(
           otherwise, loc,
           ValueRange(read(otherwise, blockedPositions(Ix{otherwise, loc}, *tile,
@@ -261,9 +261,9 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     if (algorithm == Algorithm::vectorize && !valid && width > 1) {
       Value ok = vectorizable(rewriter, loc, destination, t.base, *tile, width);
       auto choice = scf::IfOp::create(rewriter, loc, ok, /*withElseRegion=*/true);
-      OpBuilder then = choice.getThenBodyBuilder();
+      OpBuilder then = thenBuilder(rewriter, choice);
       vectorWrite(then, loc, destination, t.base, t.rank, *tile, width, items);
-      OpBuilder otherwise = choice.getElseBodyBuilder();
+      OpBuilder otherwise = elseBuilder(rewriter, choice);
       writeItems(otherwise, loc, destination, t.base, valid, items,
                  blockedPositions(Ix{otherwise, loc}, *tile, t.rank));
       rewriter.eraseOp(store);

@@ -250,7 +250,7 @@ private:
     auto rake = scf::IfOp::create(b, loc, TypeRange{},
                                   ix.lt(ltid, grid.rakingThreads), false);
     {
-      OpBuilder at = rake.getThenBodyBuilder();
+      OpBuilder at = thenBuilder(b, rake);
       Ix ax{at, loc};
       Value first = ax.mul(ltid, grid.segment);
       Value start = ax.mul(ltid, grid.segment + grid.padded);

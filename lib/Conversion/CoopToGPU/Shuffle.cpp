@@ -22,10 +22,10 @@ namespace {
 Value loadIf(OpBuilder &b, Location loc, Value inBlock, Value scratch,
              Value source, Value otherwise) {
   auto guard = scf::IfOp::create(b, loc, otherwise.getType(), inBlock, true);
-  OpBuilder then = guard.getThenBodyBuilder();
+  OpBuilder then = thenBuilder(b, guard);
   scf::YieldOp::create(then, loc,
                        Value(memref::LoadOp::create(then, loc, scratch, source)));
-  OpBuilder other = guard.getElseBodyBuilder();
+  OpBuilder other = elseBuilder(b, guard);
   scf::YieldOp::create(other, loc, otherwise);
   return guard.getResult(0);
 }

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::coop;
@@ -186,6 +187,14 @@ void lowering::writePayload(OpBuilder &b, Location loc, Value payload,
     memref::StoreOp::create(b, loc, item, payload, ValueRange{ix.c(i)});
 }
 
+OpBuilder lowering::thenBuilder(OpBuilder &b, scf::IfOp op) {
+  return op.getThenBodyBuilder(b.getListener());
+}
+
+OpBuilder lowering::elseBuilder(OpBuilder &b, scf::IfOp op) {
+  return op.getElseBodyBuilder(b.getListener());
+}
+
 SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
                                        Value memory, Value base, Value valid,
                                        ArrayRef<Value> fallback, Type element,
@@ -201,10 +210,10 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
     }
     auto guard = scf::IfOp::create(b, loc, element, ix.lt(pos, valid),
                                    /*withElseRegion=*/true);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     scf::YieldOp::create(then, loc,
                          Value(memref::LoadOp::create(then, loc, memory, index)));
-    OpBuilder otherwise = guard.getElseBodyBuilder();
+    OpBuilder otherwise = elseBuilder(b, guard);
     scf::YieldOp::create(otherwise, loc, fallback[i]);
     items.push_back(guard.getResult(0));
   }
@@ -224,7 +233,7 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
     }
     auto guard = scf::IfOp::create(b, loc, ix.lt(pos, valid),
                                    /*withElseRegion=*/false);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     memref::StoreOp::create(then, loc, item, memory, index);
   }
 }
@@ -241,6 +250,14 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
   if (!size || !alignment)
     return op->emitOpError("has no scratch plan: run --coop-plan-scratch "
                            "before --convert-coop-to-gpu");
+  // A host compiler may write the plan itself (placed sites): the buffer's
+  // type and the global's alignment must be valid before they are built.
+  if (size.getInt() < 0 || alignment.getInt() <= 0 ||
+      !llvm::isPowerOf2_64(alignment.getInt()))
+    return op->emitOpError("has an invalid scratch plan: ")
+           << kScratchSizeAttr << " must be >= 0 and " << kScratchAlignmentAttr
+           << " a positive power of two; got " << size.getInt() << " and "
+           << alignment.getInt();
   MLIRContext *ctx = fn->getContext();
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
@@ -301,6 +318,9 @@ FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
   if (!offset)
     return op->emitOpError("has no scratch slice: run --coop-plan-scratch "
                            "before --convert-coop-to-gpu");
+  if (offset.getInt() < 0)
+    return op->emitOpError("has a negative ")
+           << kScratchOffsetAttr << ": " << offset.getInt();
   FailureOr<Value> buffer = scratchBuffer(rewriter, op);
   if (failed(buffer))
     return failure();
@@ -333,7 +353,7 @@ SmallVector<Value> lowering::exchangeThroughScratch(
       continue;
     }
     auto guard = scf::IfOp::create(b, loc, guards[i], /*withElseRegion=*/false);
-    OpBuilder then = guard.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, guard);
     memref::StoreOp::create(then, loc, item, scratch, scatter[i]);
   }
   sync(b);
@@ -368,11 +388,11 @@ SmallVector<Value> lowering::timeSlicedWarpExchange(
       gpu::BarrierOp::create(b, loc);
     auto turn = scf::IfOp::create(b, loc, types, ix.eq(warp, s),
                                   /*withElseRegion=*/true);
-    OpBuilder then = turn.getThenBodyBuilder();
+    OpBuilder then = thenBuilder(b, turn);
     scf::YieldOp::create(then, loc,
                          ValueRange(exchangeThroughScratch(
                              then, loc, scratch, current, scatter, gather, sync)));
-    OpBuilder otherwise = turn.getElseBodyBuilder();
+    OpBuilder otherwise = elseBuilder(b, turn);
     scf::YieldOp::create(otherwise, loc, ValueRange(current));
     current.assign(turn.getResults().begin(), turn.getResults().end());
   }

@@ -13,6 +13,7 @@
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <functional>
@@ -41,6 +42,12 @@ struct Ix {
   /// An integer of any width as an index (sign-extended).
   Value index(Value integer);
 };
+
+/// Builders at the ends of an scf.if's branches that notify what `b`
+/// notifies: the conversion must see every op a pattern creates, or rolling
+/// back a failed conversion destroys values that unseen ops still use.
+OpBuilder thenBuilder(OpBuilder &b, scf::IfOp op);
+OpBuilder elseBuilder(OpBuilder &b, scf::IfOp op);
 
 /// An item's position (tile or scratch slot) by item number.
 using IndexFn = std::function<Value(int64_t)>;

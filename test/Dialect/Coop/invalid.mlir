@@ -240,6 +240,24 @@ func.func @zero_items(%src: memref<?xi32>, %items: memref<0xi32>) {
 
 // -----
 
+func.func @too_many_items(%src: memref<?xi32>, %items: memref<4294967296xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{has 4294967296 items per thread; at most 4096 are supported (the lowering unrolls each item)}}
+  coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<4294967296xi32>
+  return
+}
+
+// -----
+
+func.func @too_many_thread_items(%items: memref<4097xi32>) -> i32 {
+  %t = coop.this_thread
+  // expected-error @+1 {{has 4097 items per thread; at most 4096 are supported}}
+  %r = coop.reduce %t, %items op = sum : !coop.group<thread>, memref<4097xi32> -> i32
+  return %r : i32
+}
+
+// -----
+
 func.func @dynamic_payload(%src: memref<?xi32>, %items: memref<?xi32>) {
   %b = coop.this_block
   // expected-error @+1 {{payload must have a static size (items_per_thread)}}

@@ -100,6 +100,11 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
   StringRef name = op->getName().stripDialect();
   GroupType group = collective.getGroup().getType();
   GroupKind kind = group.getKind();
+  int64_t items = collective.getItemsPerThread();
+  if (!ShapedType::isDynamic(items) && items > kMaxItemsPerThread)
+    return op->emitOpError("has ")
+           << items << " items per thread; at most " << kMaxItemsPerThread
+           << " are supported (the lowering unrolls each item)";
   if (kind == GroupKind::thread && collective.acceptsThreadGroup()) {
     if (collective.getTempStorage())
       return op->emitOpError("a thread works on its own items and takes no "
@@ -120,7 +125,6 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
     return op->emitOpError("logical warp width must be 1, 2, 4, 8, 16 or 32; ")
            << "got " << group.getCount()
            << (group.getExhaustive() ? "" : " (non-exhaustive)");
-  int64_t items = collective.getItemsPerThread();
   if (ShapedType::isDynamic(items))
     return op->emitOpError("payload must have a static size "
                            "(items_per_thread)");

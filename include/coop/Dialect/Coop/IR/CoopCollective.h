@@ -25,6 +25,9 @@ inline constexpr int64_t kWarpThreads = 32;
 inline constexpr int64_t kLogSharedMemoryBanks = 5;
 inline constexpr int64_t kScratchAlignment = 16;
 inline constexpr int64_t kMaxBlockThreads = 1024;
+/// The lowering unrolls every item of a payload into straight-line code; the
+/// bound keeps its compile time, and the scratch sizes, finite.
+inline constexpr int64_t kMaxItemsPerThread = 4096;
 /// Static shared memory per block; past it a kernel needs dynamic shared memory.
 inline constexpr int64_t kStaticSharedMemoryLimit = 48 * 1024;
 
