@@ -34,17 +34,22 @@ def test_compile_time_kernels_compile():
     assert compile_time.time_numba(sites, True, "collectives") > 0
 
 
-def test_compile_time_phases_add_up():
-    """--phases splits a compile into phases that sum to its total (in a
-    process of its own: it wraps Numba's and our functions)."""
+def _compile_time_table(statements: str) -> list[str]:
+    """The table rows (below its two header lines) that compile_time prints
+    after `statements` (on `ct`), run in a process of their own: the modes
+    wrap Numba's and our functions, or start processes."""
     pytest.importorskip("numba_cuda_mlir")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import compile_time as ct; "
-            "ct.REPEATS = 1; ct.PHASE_SITES = (1, 2); ct.time_phases('collectives')")
+    code = f"import sys; sys.path.insert(0, sys.argv[1]); import compile_time as ct; {statements}"
     result = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks")],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    rows = {line[:22].strip(): [float(x) for x in line[22:].split()]
-            for line in result.stdout.splitlines()[2:]}
+    return result.stdout.splitlines()[2:]
+
+
+def test_compile_time_phases_add_up():
+    """--phases splits a compile into phases that sum to its total."""
+    output = _compile_time_table("ct.REPEATS = 1; ct.PHASE_SITES = (1, 2); ct.time_phases('collectives')")
+    rows = {line[:22].strip(): [float(x) for x in line[22:].split()] for line in output}
     assert set(rows) == {"Numba MLIR pipeline", "LLVM 7 codegen", "link to cubin",
                          "coop kernel plan", "coop site lowering", "rest", "total"}
     for column in (0, 1):
@@ -55,13 +60,8 @@ def test_compile_time_phases_add_up():
 
 def test_compile_time_first_kernel_latency():
     """--first times imports and first compiles in fresh processes."""
-    pytest.importorskip("numba_cuda_mlir")
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import compile_time as ct; "
-            "ct.FIRST_RUNS = 1; ct.time_first('collectives')")
-    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks")],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-3000:]
-    rows = {line[:44].strip(): float(line[44:]) for line in result.stdout.splitlines()[2:]}
+    output = _compile_time_table("ct.FIRST_RUNS = 1; ct.time_first('collectives')")
+    rows = {line[:44].strip(): float(line[44:]) for line in output}
     assert list(rows) == ["import numba_cuda_mlir", "first kernel compile without cuda.coop",
                           "import cuda.coop.numba_mlir", "first kernel compile with one coop call",
                           "first coop kernel after import, added"]
