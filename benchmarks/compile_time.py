@@ -81,11 +81,14 @@ COLLECTIVE_SITES = (
 )
 
 
-def kernel_source(sites: int, with_coop: bool, family: str = "tiles") -> str:
+def kernel_source(sites: int, with_coop: bool, family: str = "tiles",
+                  group: bool = True) -> str:
     """`sites` call sites of `family`, cycling through its operations and
-    algorithms; without coop, the same kernel with the calls left out."""
+    algorithms; without coop, the same kernel with the calls left out.
+    `group=False` also leaves out the block group (a kernel that never names
+    cuda.coop)."""
     lines = ["def kernel(src, dst, items_per_thread):",
-             "    block = coop.this_block()",
+             *(["    block = coop.this_block()"] if group else []),
              "    items = cuda.local.array(items_per_thread, dtype=src.dtype)",
              "    base = cuda.blockIdx.x * 128 * items_per_thread",
              "    items[0] = src[base]",
@@ -288,9 +291,7 @@ def time_first(family: str) -> None:
                                          os.environ.get("PYTHONPATH")]))
 
     def run(sites: int) -> list[float]:
-        source = kernel_source(sites, sites > 0, family)
-        if not sites:  # a plain Numba kernel: no coop at all
-            source = source.replace("    block = coop.this_block()\n", "")
+        source = kernel_source(sites, sites > 0, family, group=sites > 0)
         samples = []
         for _ in range(FIRST_RUNS):
             done = subprocess.run([sys.executable, "-c", _FIRST_CHILD, source, str(BLOCK), str(IPT)],
