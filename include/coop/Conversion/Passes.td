@@ -60,6 +60,7 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",

@@ -3,6 +3,7 @@
 #include "Combining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -233,7 +234,8 @@ static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
 
 Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                            Value value, Value laneInGroup, int64_t width,
-                           Value mask, Value valid, unsigned sm) {
+                           Value mask, Value valid, unsigned sm,
+                           bool everyLane) {
   Ix ix{b, loc};
   // WarpReduceShfl's sm_80 specialization (int and unsigned int sums, min
   // and max of whole logical warps): one redux.sync over the lanes of the
@@ -258,30 +260,90 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
     return NVVM::ReduxOp::create(b, loc, value.getType(), value, *redux,
                                  lanes);
   }
+  // A commutative operator over whole groups: butterflies, which leave the
+  // aggregate in every lane at no extra cost.
+  if (combiner.commutative() && !valid) {
+    for (int64_t offset = 1; offset < width; offset *= 2) {
+      Value partner =
+          shuffle(b, loc, NVVM::ShflKind::bfly, value, ix.c(offset), mask);
+      value = combiner.combine(b, loc, value, partner);
+    }
+    return value;
+  }
+  // WarpReduceShfl's ReduceStep: each lane folds in the lane `offset` above
+  // it, so the group's first lane combines the lanes in order; a lane past
+  // the group's first `valid` (or past the group) is left out, as CUB's
+  // last_lane bound does. 32-bit lane arithmetic: a group has at most 32
+  // lanes, and `valid` (unsigned, as everywhere) is clamped to them first.
+  Type i32 = b.getI32Type();
+  Value rank = arith::IndexCastOp::create(b, loc, i32, laneInGroup);
+  Value limit =
+      valid ? Value(arith::IndexCastOp::create(
+                  b, loc, i32, arith::MinUIOp::create(b, loc, valid, ix.c(width))))
+            : arith::ConstantIntOp::create(b, loc, width, 32);
+  Value remaining = arith::SubIOp::create(b, loc, limit, rank);
   for (int64_t offset = 1; offset < width; offset *= 2) {
     Value partner =
-        shuffle(b, loc, NVVM::ShflKind::bfly, value, ix.c(offset), mask);
-    if (combiner.commutative() && !valid) {
-      value = combiner.combine(b, loc, value, partner);
-      continue;
-    }
-    // Lanes hold their aligned run of `offset` lanes; the lower run comes
-    // first, and a run past `valid` holds nothing.
-    Value bit = arith::AndIOp::create(b, loc, laneInGroup, ix.c(offset));
-    Value isLower = ix.eq(bit, 0);
-    Value lower = arith::SelectOp::create(b, loc, isLower, value, partner);
-    Value upper = arith::SelectOp::create(b, loc, isLower, partner, value);
-    Value combined = combiner.combine(b, loc, lower, upper);
-    if (!valid) {
-      value = combined;
-      continue;
-    }
-    Value runStart = arith::AndIOp::create(b, loc, laneInGroup,
-                                           ix.c(~(2 * offset - 1)));
-    Value upperValid = ix.lt(ix.add(runStart, offset), valid);
-    value = arith::SelectOp::create(b, loc, upperValid, combined, lower);
+        shuffle(b, loc, NVVM::ShflKind::down, value, ix.c(offset), mask);
+    Value combined = combiner.combine(b, loc, value, partner);
+    Value inside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sgt, remaining,
+        arith::ConstantIntOp::create(b, loc, offset, 32));
+    value = arith::SelectOp::create(b, loc, inside, combined, value);
   }
-  return value;
+  if (!everyLane || width == 1)
+    return value;
+  // The group's first lane holds the aggregate; groups are aligned runs of
+  // `width` lanes.
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value first = arith::AndIOp::create(
+      b, loc, lane, arith::ConstantIntOp::create(b, loc, ~(width - 1), 32));
+  return shuffle(b, loc, NVVM::ShflKind::idx, value,
+                 arith::IndexCastUIOp::create(b, loc, b.getIndexType(), first),
+                 mask);
+}
+
+/// CUB's InclusiveScanStep for sums of 32- and 64-bit integers and floats:
+/// the up shuffle's own in-range predicate guards the add, in one inline PTX
+/// block as CUB writes it (two instructions a step, not a shuffle, a compare
+/// and a select; the {value, predicate} shuffle intrinsic does not survive
+/// Numba's LLVM 7 path, inline PTX does). The control word names the
+/// segment of `width` lanes, whose first lane is the bound. Null for other
+/// operators and types.
+static Value fusedSumScanStep(OpBuilder &b, Location loc,
+                              const Combiner &combiner, Value value,
+                              int64_t offset, int64_t width, Value mask) {
+  if (combiner.kind != BinaryOp::sum)
+    return {};
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits != 32 && bits != 64)
+    return {};
+  bool isFloat = isa<FloatType>(type);
+  std::string kind =
+      (isFloat ? "f" : bits == 32 ? "s" : "u") + std::to_string(bits);
+  std::string control = std::to_string(offset) + ", " +
+                        std::to_string((kWarpThreads - width) << 8) + ", $2; ";
+  auto shuffleUp = [&](const std::string &to, const std::string &from) {
+    return "shfl.sync.up.b32 " + to + "|p, " + from + ", " + control;
+  };
+  // $0: the result, $1: the value, $2: the member mask.
+  std::string body = ".reg ." + kind + " r0; .reg .pred p; ";
+  if (bits == 32)
+    body += shuffleUp("r0", "$1");
+  else
+    body += ".reg .u32 lo; .reg .u32 hi; mov.b64 {lo, hi}, $1; " +
+            shuffleUp("lo", "lo") + shuffleUp("hi", "hi") +
+            "mov.b64 r0, {lo, hi}; ";
+  body += "@p add." + kind + " r0, r0, $1; mov." + kind + " $0, r0;";
+  char constraint = isFloat ? (bits == 32 ? 'f' : 'd') : (bits == 32 ? 'r' : 'l');
+  std::string constraints = std::string("=") + constraint + "," + constraint + ",r";
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, ValueRange{value, mask}, "{ " + body + " }",
+             constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+             ArrayAttr())
+      .getResult(0);
 }
 
 Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
@@ -290,6 +352,11 @@ Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
                                   Value mask) {
   Ix ix{b, loc};
   for (int64_t offset = 1; offset < width; offset *= 2) {
+    if (Value fused = fusedSumScanStep(b, loc, combiner, value, offset, width,
+                                       mask)) {
+      value = fused;
+      continue;
+    }
     Value before =
         shuffle(b, loc, NVVM::ShflKind::up, value, ix.c(offset), mask);
     Value combined = combiner.combine(b, loc, before, value);

@@ -62,14 +62,17 @@ Value activeLanes(OpBuilder &b, Location loc, Value warp, int64_t blockSize);
 Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                    ArrayRef<Value> items, Value valid = {});
 
-/// Every lane of each group of `width` lanes gets the combination, in lane
-/// order, of its group's first `valid` lanes (all when `valid` is null).
-/// With `sm` >= 80, a 32-bit integer sum, min or max (and the bitwise
-/// operators) of whole groups is one redux.sync over the group's lanes, as
-/// WarpReduceShfl does for int and unsigned int; otherwise butterflies.
+/// The combination, in lane order, of the first `valid` lanes (all when
+/// `valid` is null) of each group of `width` lanes: in the group's first
+/// lane, and in every lane with `everyLane`. With `sm` >= 80, a 32-bit
+/// integer sum, min or max (and the bitwise operators) of whole groups is
+/// one redux.sync over the group's lanes, as WarpReduceShfl does for int and
+/// unsigned int; a commutative operator over whole groups takes butterflies;
+/// otherwise down shuffles, bounded by `valid`, reach the first lane (and
+/// an idx shuffle the others).
 Value warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                  Value value, Value laneInGroup, int64_t width, Value mask,
-                 Value valid = {}, unsigned sm = 0);
+                 Value valid, unsigned sm, bool everyLane);
 
 /// Each lane gets the inclusive scan, in lane order, of its group of
 /// `width` lanes.

@@ -38,9 +38,11 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {
   target.addIllegalDialect<CoopDialect>();
-  // func: calls of the host compiler's operator functions.
+  // func: calls of the host compiler's operator functions; llvm: CUB's
+  // inline PTX scan steps.
   target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
-                         gpu::GPUDialect, memref::MemRefDialect, NVVM::NVVMDialect,
+                         gpu::GPUDialect, LLVM::LLVMDialect,
+                         memref::MemRefDialect, NVVM::NVVMDialect,
                          scf::SCFDialect, vector::VectorDialect>();
 }
 

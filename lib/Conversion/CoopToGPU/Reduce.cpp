@@ -81,7 +81,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     if (tile->warpLike) {
       Value all = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
       result = warpReduce(rewriter, loc, combiner, partial, rank,
-                          tile->groupSize, all, validThreads, sm);
+                          tile->groupSize, all, validThreads, sm,
+                          op.getBroadcast());
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
       FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
@@ -132,8 +133,10 @@ private:
       warpValid = arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
                                           ix.c(lastWarpThreads),
                                           ix.c(kWarpThreads));
-    Value aggregate = warpReduce(b, loc, combiner, partial, lane, kWarpThreads,
-                                 mask, warpValid, sm);
+    // Lane 0 publishes the warp's aggregate; a single warp is the block.
+    Value aggregate =
+        warpReduce(b, loc, combiner, partial, lane, kWarpThreads, mask,
+                   warpValid, sm, warps == 1 && op.getBroadcast());
     if (warps == 1)
       return aggregate;
     storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, warp);
@@ -204,7 +207,7 @@ private:
                   : (1ll << grid.rakingThreads) - 1,
               32);
           return warpReduce(at, loc, combiner, total, ltid, width, mask, lanes,
-                            sm);
+                            sm, /*everyLane=*/false);
         });
     if (!op.getBroadcast())
       return result;
@@ -237,7 +240,7 @@ private:
                 memref::LoadOp::create(at, loc, scratch, ax.add(start, j)));
           Value all = arith::ConstantIntOp::create(at, loc, -1, 32);
           return warpReduce(at, loc, combiner, total, ltid, kWarpThreads, all,
-                            {}, sm);
+                            {}, sm, /*everyLane=*/false);
         });
     if (!op.getBroadcast())
       return result;

@@ -392,18 +392,22 @@ gpu.module @block_reduce {
 // -----
 
 // WarpReduce of logical warps of 8 lanes with a function operator: three
-// butterfly steps, each combining the lower run before the upper one (the
-// operator need not commute). 64-bit items move as two 32-bit shuffles.
+// down-shuffle steps (WarpReduceShfl's ReduceStep), each lane folding in the
+// lane `offset` above it, so the operator need not commute and each group's
+// first lane gets the aggregate; a lane past its group is left out. 64-bit
+// items move as two 32-bit shuffles. Without broadcast, nothing more.
 // CHECK-LABEL: gpu.func @warp_reduce_function
 // CHECK: %[[R:.*]] = arith.remui %{{.*}}, %c8
-// CHECK-COUNT-2: nvvm.shfl.sync  bfly %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32 : i32 -> i32
+// CHECK: %[[RANK:.*]] = arith.index_cast %[[R]] : index to i32
+// CHECK: %[[LEFT:.*]] = arith.subi %c8_i32, %[[RANK]] : i32
+// CHECK-COUNT-2: nvvm.shfl.sync  down %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32 : i32 -> i32
 // CHECK: %[[P:.*]] = arith.ori
-// CHECK: %[[BIT:.*]] = arith.andi %[[R]], %c1
-// CHECK: %[[LOWER:.*]] = arith.cmpi eq, %[[BIT]], %c0
-// CHECK: %[[LO:.*]] = arith.select %[[LOWER]], %arg0, %[[P]]
-// CHECK: %[[HI:.*]] = arith.select %[[LOWER]], %[[P]], %arg0
-// CHECK: func.call @first(%[[LO]], %[[HI]])
-// CHECK-COUNT-4: nvvm.shfl.sync  bfly
+// CHECK: %[[F:.*]] = func.call @first(%arg0, %[[P]])
+// CHECK: %[[IN:.*]] = arith.cmpi sgt, %[[LEFT]], %c1_i32 : i32
+// CHECK: arith.select %[[IN]], %[[F]], %arg0
+// CHECK-COUNT-4: nvvm.shfl.sync  down
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
 gpu.module @warp_reduce_function {
   func.func private @first(%a: i64, %b: i64) -> i64
   gpu.func @warp_reduce_function(%x: i64, %dst: memref<1xi64>) kernel
@@ -419,15 +423,47 @@ gpu.module @warp_reduce_function {
 
 // -----
 
+// A partial sum of a whole warp with broadcast: the first `valid` lanes only
+// (down shuffles bounded by valid - rank in 32 bits, no butterflies, no
+// redux.sync), then one idx shuffle from the group's first lane gives every
+// lane the aggregate.
+// CHECK-LABEL: gpu.func @warp_partial_sum
+// CHECK: %[[RANK:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[VALID:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[LEFT:.*]] = arith.subi %[[VALID]], %[[RANK]] : i32
+// CHECK-NOT: bfly
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-COUNT-5: nvvm.shfl.sync  down
+// CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
+// CHECK: %[[FIRST:.*]] = arith.andi %[[LANE]], %c-32_i32
+// CHECK: nvvm.shfl.sync  idx %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+gpu.module @warp_partial_sum {
+  gpu.func @warp_partial_sum(%x: i32, %n: index, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = sum valid_items = %n broadcast : !coop.group<warp>, i32 -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // BlockScan raking for 64 threads: partials in the grid (32 raking threads
 // of 2), the first warp scans the segment totals by up-shuffles and writes
 // each slot's prefix, and every thread reads its own after the second
-// barrier.
+// barrier. A sum's scan step is CUB's inline PTX: the shuffle's in-range
+// predicate guards the add (control word 0: one segment of 32 lanes).
 // CHECK-LABEL: gpu.func @block_scan_raking
 // CHECK: memref.store %{{.*}}, %[[GRID:.*]][%[[T:.*]]] : memref<64xi32
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
-// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .s32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 0, $2; @p add.s32 r0, r0, $1; mov.s32 $0, r0; }", "=r,r,r"
+// CHECK-COUNT-3: shfl.sync.up.b32 r0|p, $1, {{[0-9]+}}, 0, $2;
+// CHECK: shfl.sync.up.b32 r0|p, $1, 16, 0, $2;
 // CHECK: gpu.barrier
 // CHECK-NEXT: memref.load %[[GRID]][%[[T]]]
 gpu.module @block_scan_raking {
@@ -435,6 +471,31 @@ gpu.module @block_scan_raking {
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// WarpScan sums of logical warps of 8 lanes: a 64-bit float takes CUB's
+// inline PTX step with both words shuffled under one predicate; the control
+// word 6144 ((32 - 8) << 8) bounds each step at the first lane of the
+// thread's 8. Other item types keep the shuffle, compare and select.
+// CHECK-LABEL: gpu.func @warp_scan_sum_f64
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .f64 r0; .reg .pred p; .reg .u32 lo; .reg .u32 hi; mov.b64 {lo, hi}, $1; shfl.sync.up.b32 lo|p, lo, 1, 6144, $2; shfl.sync.up.b32 hi|p, hi, 1, 6144, $2; mov.b64 r0, {lo, hi}; @p add.f64 r0, r0, $1; mov.f64 $0, r0; }", "=d,d,r"
+// CHECK: shfl.sync.up.b32 lo|p, lo, 2, 6144
+// CHECK: shfl.sync.up.b32 lo|p, lo, 4, 6144
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.shfl.sync  up
+// CHECK: arith.select
+gpu.module @warp_scan_sum_f64 {
+  gpu.func @warp_scan_sum_f64(%in: memref<1xf64>, %out: memref<1xf64>,
+                              %narrow: memref<1xi16>, %scanned: memref<1xi16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    coop.scan %l, %in into %out mode = inclusive op = sum : !coop.group<threads_within_warp, 8>, memref<1xf64>, memref<1xf64>
+    coop.scan %l, %narrow into %scanned mode = inclusive op = sum : !coop.group<threads_within_warp, 8>, memref<1xi16>, memref<1xi16>
     gpu.return
   }
 }

@@ -68,7 +68,8 @@ gpu.module @warp_sum_f32 {
 // minus input (WarpScanShfl's Update for integer sums): five up-shuffles, no
 // sixth.
 // CHECK-LABEL: gpu.func @warp_scans_exclusive_sum
-// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK-COUNT-5: shfl.sync.up.b32
+// CHECK-NOT: shfl.sync.up.b32
 // CHECK-NOT: nvvm.shfl.sync  up
 // CHECK: arith.subi
 // CHECK-NOT: nvvm.shfl.sync  up
