@@ -194,15 +194,28 @@ void lowering::storeIf(OpBuilder &b, Location loc, Value condition,
 // Thread and warp levels
 //===----------------------------------------------------------------------===//
 
+Value lowering::clampedCount(OpBuilder &b, Location loc, Value count,
+                             int64_t bound) {
+  Ix ix{b, loc};
+  return arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), arith::MinUIOp::create(b, loc, count, ix.c(bound)));
+}
+
+Value lowering::countExceeds(OpBuilder &b, Location loc, Value count32,
+                             int64_t i) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count32,
+                               arith::ConstantIntOp::create(b, loc, i, 32));
+}
+
 Value lowering::threadReduce(OpBuilder &b, Location loc,
                              const Combiner &combiner, ArrayRef<Value> items,
                              Value valid) {
-  Ix ix{b, loc};
+  Value count = valid ? clampedCount(b, loc, valid, items.size()) : Value();
   Value result = items.front();
   for (size_t i = 1; i < items.size(); ++i) {
     Value combined = combiner.combine(b, loc, result, items[i]);
-    result = valid ? Value(arith::SelectOp::create(b, loc, ix.lt(ix.c(i), valid),
-                                                   combined, result))
+    result = valid ? Value(arith::SelectOp::create(
+                         b, loc, countExceeds(b, loc, count, i), combined, result))
                    : combined;
   }
   return result;
@@ -277,19 +290,15 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   // lanes, and `valid` (unsigned, as everywhere) is clamped to them first.
   Type i32 = b.getI32Type();
   Value rank = arith::IndexCastOp::create(b, loc, i32, laneInGroup);
-  Value limit =
-      valid ? Value(arith::IndexCastOp::create(
-                  b, loc, i32, arith::MinUIOp::create(b, loc, valid, ix.c(width))))
-            : arith::ConstantIntOp::create(b, loc, width, 32);
+  Value limit = valid ? clampedCount(b, loc, valid, width)
+                      : arith::ConstantIntOp::create(b, loc, width, 32);
   Value remaining = arith::SubIOp::create(b, loc, limit, rank);
   for (int64_t offset = 1; offset < width; offset *= 2) {
     Value partner =
         shuffle(b, loc, NVVM::ShflKind::down, value, ix.c(offset), mask);
     Value combined = combiner.combine(b, loc, value, partner);
-    Value inside = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::sgt, remaining,
-        arith::ConstantIntOp::create(b, loc, offset, 32));
-    value = arith::SelectOp::create(b, loc, inside, combined, value);
+    value = arith::SelectOp::create(
+        b, loc, countExceeds(b, loc, remaining, offset), combined, value);
   }
   if (!everyLane || width == 1)
     return value;

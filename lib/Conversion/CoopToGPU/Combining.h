@@ -57,6 +57,14 @@ Value shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind, Value value,
 /// block's last warp when the block is not a whole number of warps.
 Value activeLanes(OpBuilder &b, Location loc, Value warp, int64_t blockSize);
 
+/// `count` (an index, unsigned) clamped to `bound` (<= 2^31) as an i32:
+/// counts of items or lanes compare in 32 bits, as CUB's int counts do,
+/// instead of in the 64 bits of NVPTX's index.
+Value clampedCount(OpBuilder &b, Location loc, Value count, int64_t bound);
+
+/// `count32 > i` (signed i32): item or lane `i` is among the first count32.
+Value countExceeds(OpBuilder &b, Location loc, Value count32, int64_t i);
+
 /// Folds `items` in order; with `valid` (an index), only the first `valid`
 /// items (at least one).
 Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,

@@ -141,17 +141,19 @@ private:
       return aggregate;
     storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, warp);
     gpu::BarrierOp::create(b, loc);
+    Value threads = validThreads
+                        ? clampedCount(b, loc, validThreads, tile.blockSize)
+                        : Value();
     auto combineWarps = [&](OpBuilder &at) {
       Ix ax{at, loc};
       Value total = memref::LoadOp::create(at, loc, scratch, ax.c(0));
       for (int64_t w = 1; w < warps; ++w) {
         Value next = memref::LoadOp::create(at, loc, scratch, ax.c(w));
         Value combined = combiner.combine(at, loc, total, next);
-        total = validThreads
-                    ? Value(arith::SelectOp::create(
-                          at, loc, ax.lt(ax.c(w * kWarpThreads), validThreads),
-                          combined, total))
-                    : combined;
+        total = threads ? Value(arith::SelectOp::create(
+                              at, loc, countExceeds(at, loc, threads, w * kWarpThreads),
+                              combined, total))
+                        : combined;
       }
       return total;
     };
@@ -184,13 +186,22 @@ private:
           Ix ax{at, loc};
           Value first = ax.mul(ltid, grid.segment);
           Value start = ax.mul(ltid, grid.segment + grid.padded);
+          // The segment's slots below `limit`, counted in 32 bits.
+          Value count;
+          if (limit)
+            count = clampedCount(
+                at, loc,
+                arith::SelectOp::create(
+                    at, loc, ax.lt(first, limit),
+                    arith::SubIOp::create(at, loc, limit, first), ax.c(0)),
+                grid.segment);
           Value total = memref::LoadOp::create(at, loc, scratch, start);
           for (int64_t j = 1; j < grid.segment; ++j) {
             Value next = memref::LoadOp::create(at, loc, scratch,
                                                 ax.add(start, j));
             Value combined = combiner.combine(at, loc, total, next);
             total = limit ? Value(arith::SelectOp::create(
-                                at, loc, ax.lt(ax.add(first, j), limit),
+                                at, loc, countExceeds(at, loc, count, j),
                                 combined, total))
                           : combined;
           }
