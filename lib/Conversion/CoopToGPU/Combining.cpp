@@ -325,10 +325,12 @@ static Value fusedSumScanStep(OpBuilder &b, Location loc,
   if (combiner.kind != BinaryOp::sum)
     return {};
   Type type = value.getType();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  if (bits != 32 && bits != 64)
+  if (!type.isIntOrFloat())
     return {};
+  unsigned bits = type.getIntOrFloatBitWidth();
   bool isFloat = isa<FloatType>(type);
+  if ((bits != 32 && bits != 64) || (isFloat && !type.isF32() && !type.isF64()))
+    return {};
   std::string kind =
       (isFloat ? "f" : bits == 32 ? "s" : "u") + std::to_string(bits);
   std::string control = std::to_string(offset) + ", " +
