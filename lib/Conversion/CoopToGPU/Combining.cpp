@@ -360,13 +360,15 @@ static Value fusedSumScanStep(OpBuilder &b, Location loc,
 Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
                                   const Combiner &combiner, Value value,
                                   Value laneInGroup, int64_t width,
-                                  Value mask) {
+                                  Value mask, ScanSteps steps) {
   Ix ix{b, loc};
   for (int64_t offset = 1; offset < width; offset *= 2) {
-    if (Value fused = fusedSumScanStep(b, loc, combiner, value, offset, width,
-                                       mask)) {
-      value = fused;
-      continue;
+    if (steps == ScanSteps::fused) {
+      if (Value fused = fusedSumScanStep(b, loc, combiner, value, offset,
+                                         width, mask)) {
+        value = fused;
+        continue;
+      }
     }
     Value before =
         shuffle(b, loc, NVVM::ShflKind::up, value, ix.c(offset), mask);

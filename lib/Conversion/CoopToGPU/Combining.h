@@ -82,11 +82,19 @@ Value warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                  Value value, Value laneInGroup, int64_t width, Value mask,
                  Value valid, unsigned sm, bool everyLane);
 
+/// How a sum scan's shuffle steps are emitted. `fused` is CUB's inline PTX
+/// (the shuffle's predicate guards the add: 2 instructions a step). It is
+/// volatile, as CUB's is, and NVVM then treats it as a memory clobber: a
+/// value loaded before it is loaded again after it instead of forwarded.
+/// `select` (shuffle, compare, select) keeps loads forwardable, for code
+/// that reads the same memory on both sides of the scan.
+enum class ScanSteps { fused, select };
+
 /// Each lane gets the inclusive scan, in lane order, of its group of
 /// `width` lanes.
 Value warpInclusiveScan(OpBuilder &b, Location loc, const Combiner &combiner,
                         Value value, Value laneInGroup, int64_t width,
-                        Value mask);
+                        Value mask, ScanSteps steps = ScanSteps::fused);
 
 /// The exclusive scan of a lane from its inclusive scan `inclusive` and its
 /// own input `value` (undefined in each group's first lane): for integer sums

@@ -58,10 +58,11 @@ struct PrefixCallback {
 /// before's value as the exclusive prefix, the last lane's as the aggregate.
 GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
                    Value partial, Value laneInGroup, Value lane, int64_t width,
-                   int64_t lanes, Value mask) {
+                   int64_t lanes, Value mask,
+                   ScanSteps steps = ScanSteps::fused) {
   Ix ix{b, loc};
-  Value inclusive =
-      warpInclusiveScan(b, loc, combiner, partial, laneInGroup, width, mask);
+  Value inclusive = warpInclusiveScan(b, loc, combiner, partial, laneInGroup,
+                                      width, mask, steps);
   Value before =
       warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
   Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
@@ -282,8 +283,13 @@ private:
                                grid.rakingThreads == kWarpThreads
                                    ? -1
                                    : (1ll << grid.rakingThreads) - 1);
-      GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid, width,
-                                    grid.rakingThreads, mask);
+      // raking's downsweep reads the segment again: the compiler forwards
+      // the upsweep's loads (as nvcc does for CUB) unless a fused step's
+      // volatile asm stands between them.
+      GroupScan segments =
+          warpScan(at, loc, combiner, total, ltid, ltid, width,
+                   grid.rakingThreads, mask,
+                   memoize ? ScanSteps::fused : ScanSteps::select);
       Value rakeSeed = seed;
       if (callback)
         rakeSeed = shuffle(at, loc, NVVM::ShflKind::idx,

@@ -455,15 +455,17 @@ gpu.module @warp_partial_sum {
 // BlockScan raking for 64 threads: partials in the grid (32 raking threads
 // of 2), the first warp scans the segment totals by up-shuffles and writes
 // each slot's prefix, and every thread reads its own after the second
-// barrier. A sum's scan step is CUB's inline PTX: the shuffle's in-range
-// predicate guards the add (control word 0: one segment of 32 lanes).
+// barrier. raking reads the segment again in the downsweep, so its steps
+// stay shuffle, compare and select: a volatile inline PTX step between the
+// two reads would stop the compiler forwarding the first.
 // CHECK-LABEL: gpu.func @block_scan_raking
 // CHECK: memref.store %{{.*}}, %[[GRID:.*]][%[[T:.*]]] : memref<64xi32
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
-// CHECK: llvm.inline_asm has_side_effects "{ .reg .s32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 0, $2; @p add.s32 r0, r0, $1; mov.s32 $0, r0; }", "=r,r,r"
-// CHECK-COUNT-3: shfl.sync.up.b32 r0|p, $1, {{[0-9]+}}, 0, $2;
-// CHECK: shfl.sync.up.b32 r0|p, $1, 16, 0, $2;
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.shfl.sync  up
+// CHECK: arith.select
+// CHECK-NOT: llvm.inline_asm
 // CHECK: gpu.barrier
 // CHECK-NEXT: memref.load %[[GRID]][%[[T]]]
 gpu.module @block_scan_raking {
@@ -471,6 +473,26 @@ gpu.module @block_scan_raking {
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// raking_memoize keeps the segment in registers, so a sum's scan step is
+// CUB's inline PTX: the shuffle's in-range predicate guards the add
+// (control word 0: one segment of 32 lanes).
+// CHECK-LABEL: gpu.func @block_scan_raking_memoize
+// CHECK: scf.if
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .s32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 0, $2; @p add.s32 r0, r0, $1; mov.s32 $0, r0; }", "=r,r,r"
+// CHECK-COUNT-3: shfl.sync.up.b32 r0|p, $1, {{[0-9]+}}, 0, $2;
+// CHECK: shfl.sync.up.b32 r0|p, $1, 16, 0, $2;
+// CHECK: gpu.barrier
+gpu.module @block_scan_raking_memoize {
+  gpu.func @block_scan_raking_memoize(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<2xi32>, memref<2xi32>
     gpu.return
   }
 }
