@@ -120,11 +120,23 @@ static Value shuffle32(OpBuilder &b, Location loc, NVVM::ShflKind kind,
       .getResult();
 }
 
+Value lowering::asI32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(32))
+    return v;
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+}
+
+WarpLane lowering::warpAndLane(OpBuilder &b, Location loc, Value ltid) {
+  Ix ix{b, loc};
+  Value rank = asI32(b, loc, ltid);
+  return {ix.div(rank, kWarpThreads), ix.rem(rank, kWarpThreads)};
+}
+
 Value lowering::shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind,
                         Value value, Value offset, Value mask) {
   Type type = value.getType();
   Type i32 = b.getI32Type();
-  Value offset32 = arith::IndexCastUIOp::create(b, loc, i32, offset);
+  Value offset32 = asI32(b, loc, offset);
   if (type.isInteger(32) || type.isF32())
     return shuffle32(b, loc, kind, value, offset32, mask);
   unsigned width = type.getIntOrFloatBitWidth();
@@ -289,7 +301,7 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   // last_lane bound does. 32-bit lane arithmetic: a group has at most 32
   // lanes, and `valid` (unsigned, as everywhere) is clamped to them first.
   Type i32 = b.getI32Type();
-  Value rank = arith::IndexCastOp::create(b, loc, i32, laneInGroup);
+  Value rank = asI32(b, loc, laneInGroup);
   Value limit = valid ? clampedCount(b, loc, valid, width)
                       : arith::ConstantIntOp::create(b, loc, width, 32);
   Value remaining = arith::SubIOp::create(b, loc, limit, rank);
@@ -362,6 +374,7 @@ Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
                                   Value laneInGroup, int64_t width,
                                   Value mask, ScanSteps steps) {
   Ix ix{b, loc};
+  laneInGroup = asI32(b, loc, laneInGroup);
   for (int64_t offset = 1; offset < width; offset *= 2) {
     if (steps == ScanSteps::fused) {
       if (Value fused = fusedSumScanStep(b, loc, combiner, value, offset,

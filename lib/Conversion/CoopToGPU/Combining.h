@@ -47,9 +47,21 @@ struct MaybeValue {
                       Value x) const;
 };
 
+/// `v` (an index or an i32) as an i32.
+Value asI32(OpBuilder &b, Location loc, Value v);
+
+/// CUB's warp_id and lane_id of the thread of block rank `ltid`, in 32 bits
+/// as CUB's unsigned ints: a warp's compares and selects are then one
+/// instruction each, not a 64-bit pair.
+struct WarpLane {
+  Value warp;
+  Value lane;
+};
+WarpLane warpAndLane(OpBuilder &b, Location loc, Value ltid);
+
 /// One shuffle of `value` (any item type, moved as 32-bit pieces).
-/// `offset` is the lane offset (bfly, up) or source lane (idx), an index;
-/// `mask` (i32) the warp lanes taking part.
+/// `offset` is the lane offset (bfly, up) or source lane (idx), an index or
+/// an i32; `mask` (i32) the warp lanes taking part.
 Value shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind, Value value,
               Value offset, Value mask);
 

@@ -121,13 +121,13 @@ private:
                               Value validThreads, unsigned sm) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
-    Value warp = ix.div(ltid, kWarpThreads);
-    Value lane = ix.rem(ltid, kWarpThreads);
+    auto [warp, lane] = warpAndLane(b, loc, ltid);
     Value mask = activeLanes(b, loc, warp, tile.blockSize);
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
     Value warpValid;
     if (validThreads)
-      warpValid = validLanes(ix, validThreads, ix.mul(warp, kWarpThreads),
+      warpValid = validLanes(ix, validThreads,
+                             ix.mul(ix.index(warp), kWarpThreads),
                              kWarpThreads, kWarpThreads);
     else if (lastWarpThreads < kWarpThreads)
       warpValid = arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
@@ -139,7 +139,7 @@ private:
                    warpValid, sm, warps == 1 && op.getBroadcast());
     if (warps == 1)
       return aggregate;
-    storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, warp);
+    storeIf(b, loc, ix.eq(lane, 0), aggregate, scratch, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
     Value threads = validThreads
                         ? clampedCount(b, loc, validThreads, tile.blockSize)

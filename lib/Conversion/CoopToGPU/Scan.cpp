@@ -158,8 +158,7 @@ private:
                              const PrefixCallback &callback) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
-    Value warp = ix.div(ltid, kWarpThreads);
-    Value lane = ix.rem(ltid, kWarpThreads);
+    auto [warp, lane] = warpAndLane(b, loc, ltid);
     Value mask = activeLanes(b, loc, warp, tile.blockSize);
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
     Value inclusive =
@@ -182,13 +181,13 @@ private:
     }
     Value lastLane =
         lastWarpThreads == kWarpThreads
-            ? ix.c(kWarpThreads - 1)
+            ? ix.c(lane, kWarpThreads - 1)
             : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
-                                            ix.c(lastWarpThreads - 1),
-                                            ix.c(kWarpThreads - 1)));
+                                            ix.c(lane, lastWarpThreads - 1),
+                                            ix.c(lane, kWarpThreads - 1)));
     Value isLast =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
-    storeIf(b, loc, isLast, inclusive, scratch, warp);
+    storeIf(b, loc, isLast, inclusive, scratch, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
     Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
     Value warpPrefix = total;

@@ -21,6 +21,11 @@ using namespace mlir::coop::lowering;
 //===----------------------------------------------------------------------===//
 
 Value Ix::c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+Value Ix::c(Value like, int64_t v) {
+  if (like.getType().isIndex())
+    return c(v);
+  return arith::ConstantIntOp::create(b, loc, like.getType(), v);
+}
 Value Ix::add(Value x, Value y) {
   if (matchPattern(x, m_Zero()))
     return y;
@@ -28,35 +33,35 @@ Value Ix::add(Value x, Value y) {
     return x;
   return arith::AddIOp::create(b, loc, x, y);
 }
-Value Ix::add(Value x, int64_t y) { return y == 0 ? x : add(x, c(y)); }
+Value Ix::add(Value x, int64_t y) { return y == 0 ? x : add(x, c(x, y)); }
 Value Ix::sub(Value x, int64_t y) {
-  return y == 0 ? x : Value(arith::SubIOp::create(b, loc, x, c(y)));
+  return y == 0 ? x : Value(arith::SubIOp::create(b, loc, x, c(x, y)));
 }
 Value Ix::mul(Value x, int64_t y) {
-  return y == 1 ? x : Value(arith::MulIOp::create(b, loc, x, c(y)));
+  return y == 1 ? x : Value(arith::MulIOp::create(b, loc, x, c(x, y)));
 }
 Value Ix::div(Value x, int64_t y) {
-  return y == 1 ? x : Value(arith::DivUIOp::create(b, loc, x, c(y)));
+  return y == 1 ? x : Value(arith::DivUIOp::create(b, loc, x, c(x, y)));
 }
 Value Ix::rem(Value x, int64_t y) {
-  return y == 1 ? c(0) : Value(arith::RemUIOp::create(b, loc, x, c(y)));
+  return y == 1 ? c(x, 0) : Value(arith::RemUIOp::create(b, loc, x, c(x, y)));
 }
 Value Ix::lt(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
 }
-Value Ix::lt(Value x, int64_t y) { return lt(x, c(y)); }
+Value Ix::lt(Value x, int64_t y) { return lt(x, c(x, y)); }
 Value Ix::ge(Value x, int64_t y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x, c(y));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x, c(x, y));
 }
 Value Ix::eq(Value x, int64_t y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(y));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(x, y));
 }
 Value Ix::both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
 Value Ix::pad(Value x, bool enabled) {
   if (!enabled)
     return x;
   return add(x, Value(arith::ShRUIOp::create(b, loc, x,
-                                             c(kLogSharedMemoryBanks))));
+                                             c(x, kLogSharedMemoryBanks))));
 }
 Value Ix::index(Value integer) {
   if (integer.getType().isIndex())

@@ -20,12 +20,17 @@
 
 namespace mlir::coop::lowering {
 
-/// Index arithmetic that folds the trivial cases as it builds.
+/// Index arithmetic that folds the trivial cases as it builds. An operation
+/// with an integer constant operand builds the constant in the type of the
+/// other operand, so the same helpers count in i32 where CUB counts in int
+/// (warp and lane numbers: one 32-bit compare, not a pair).
 struct Ix {
   OpBuilder &b;
   Location loc;
 
   Value c(int64_t v);
+  /// `v` in the type of `like` (index or an integer type).
+  Value c(Value like, int64_t v);
   Value add(Value x, Value y);
   Value add(Value x, int64_t y);
   Value sub(Value x, int64_t y);

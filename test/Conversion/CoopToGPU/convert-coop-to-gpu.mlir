@@ -362,17 +362,20 @@ gpu.module @shuffle_rotate {
 
 // BlockReduce warp_reductions: the thread folds its items, each warp
 // reduces by butterfly shuffles, lane 0 publishes the warp's aggregate, and
-// after one barrier every thread folds the two aggregates (broadcast).
+// after one barrier every thread folds the two aggregates (broadcast). The
+// warp and lane numbers are 32-bit, as CUB's unsigned ints.
 // CHECK-LABEL: gpu.func @block_reduce
 // CHECK: %[[T:.*]] = arith.addf
 // CHECK: %[[VIEW:.*]] = memref.view {{.*}} to memref<2xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32
-// CHECK: %[[L:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK: %[[W:.*]] = arith.divui %[[TID]], %c32_i32 : i32
+// CHECK: %[[L:.*]] = arith.remui %[[TID]], %c32_i32 : i32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %c-1_i32
 // CHECK: %[[A:.*]] = arith.addf
-// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[L]], %c0
+// CHECK: %[[SLOT:.*]] = arith.index_cast %[[W]] : i32 to index
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[L]], %c0_i32 : i32
 // CHECK: scf.if %[[LANE0]]
-// CHECK-NEXT: memref.store %[[A]], %[[VIEW]][%[[W]]]
+// CHECK-NEXT: memref.store %[[A]], %[[VIEW]][%[[SLOT]]]
 // CHECK: gpu.barrier
 // CHECK-NEXT: %[[X:.*]] = memref.load %[[VIEW]][%c0]
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[VIEW]][%c1]
@@ -398,7 +401,7 @@ gpu.module @block_reduce {
 // items move as two 32-bit shuffles. Without broadcast, nothing more.
 // CHECK-LABEL: gpu.func @warp_reduce_function
 // CHECK: %[[R:.*]] = arith.remui %{{.*}}, %c8
-// CHECK: %[[RANK:.*]] = arith.index_cast %[[R]] : index to i32
+// CHECK: %[[RANK:.*]] = arith.index_castui %[[R]] : index to i32
 // CHECK: %[[LEFT:.*]] = arith.subi %c8_i32, %[[RANK]] : i32
 // CHECK-COUNT-2: nvvm.shfl.sync  down %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32 : i32 -> i32
 // CHECK: %[[P:.*]] = arith.ori
@@ -428,7 +431,7 @@ gpu.module @warp_reduce_function {
 // redux.sync), then one idx shuffle from the group's first lane gives every
 // lane the aggregate.
 // CHECK-LABEL: gpu.func @warp_partial_sum
-// CHECK: %[[RANK:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[VALID:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: %[[LEFT:.*]] = arith.subi %[[VALID]], %[[RANK]] : i32
 // CHECK-NOT: bfly
