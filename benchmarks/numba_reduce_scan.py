@@ -56,7 +56,13 @@ memory in bytes per thread (ours: the driver's attribute on the GPU, ptxas -v's 
 --compile-only; CUB's: the SASS stack frame from cuobjdump --dump-resource-usage), which must be
 0: the summary lists the kernels that have some, apart those where CUB's has a stack frame too
 (the 8-byte raking scans of 1024 threads, whose 64 registers a thread do not hold the raking
-segment), and only the others fail the run.
+segment), and only the others fail the run. regs is registers per thread (ours: the driver's
+attribute on the GPU, ptxas -v with --compile-only; CUB's: cuobjdump --dump-resource-usage): at
+1024 threads a block, more than 32 leaves one block on an SM instead of two. Numba links its PTX
+with nvJitLink, which compiles it as relocatable code (ptxas -c, as --compile-only does), and
+that allocates more registers than nvcc's whole-program compile of the reference (1024x8
+warp_reductions: 40 against 32 for the same PTX; numba-cuda-mlir 0.6.0's cuda.jit(max_registers=N)
+does not reach that link, measured on the H200).
 """
 
 from __future__ import annotations
@@ -570,17 +576,20 @@ def cub_facts(binary: Path) -> dict:
                           "wsync": len(wsync.findall(entries[name]))}
     usage = subprocess.run([cuobjdump, "--dump-resource-usage", str(binary)],
                            capture_output=True, text=True, check=True).stdout
-    stacks = re.findall(r"Function (\S+):\s*\n\s*REG:\d+ STACK:(\d+)", usage)
-    for (name, stack), readable in zip(stacks, _demangle([n for n, _ in stacks], demangler)):
+    stacks = re.findall(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+)", usage)
+    for (name, regs, stack), readable in zip(stacks,
+                                             _demangle([n for n, _, _ in stacks], demangler)):
         key = cub_key(readable)
         if key in facts:
             facts[key]["stack"] = int(stack)
+            facts[key]["regs"] = int(regs)
     return facts
 
 
-def ptxas_stack_bytes(ptx: str) -> int | None:
-    """The kernel's stack frame (its local memory per thread; spills live in it) from ptxas -v for
-    sm_90 (pip's ptxas, else the one on PATH); None without a ptxas that takes the PTX."""
+def ptxas_usage(ptx: str) -> tuple[int | None, int | None]:
+    """The kernel's stack frame (its local memory per thread; spills live in it) and registers
+    per thread from ptxas -v for sm_90 (pip's ptxas, else the one on PATH); Nones without a
+    ptxas that takes the PTX."""
     candidates = [t for t in (_tool("ptxas"),) if t]
     try:
         import nvidia.cu13
@@ -590,14 +599,17 @@ def ptxas_stack_bytes(ptx: str) -> int | None:
         pass
     for ptxas in candidates:
         try:
-            result = subprocess.run([ptxas, "-arch=sm_90", "-v", "-", "-o", "/dev/null"],
+            # -c: nvJitLink compiles Numba's PTX as relocatable code, whose registers can
+            # differ from a whole-program compile's (1024x8 warp_reductions: 40, not 32).
+            result = subprocess.run([ptxas, "-arch=sm_90", "-c", "-v", "-", "-o", "/dev/null"],
                                     input=ptx, capture_output=True, text=True)
         except OSError:
             continue
         if result.returncode != 0:
             continue
-        return max(map(int, re.findall(r"(\d+) bytes stack frame", result.stderr)), default=0)
-    return None
+        return (max(map(int, re.findall(r"(\d+) bytes stack frame", result.stderr)), default=0),
+                max(map(int, re.findall(r"Used (\d+) registers", result.stderr)), default=None))
+    return None, None
 
 
 def reference_binary(directory: Path, prebuilt: Path | None, build: bool) -> Path | None:
@@ -733,6 +745,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     facts = coop_facts(c, ptx, str(overload.metadata.get("mlir_module_optimized", "")))
     overload._ensure_kernel_attrs()
     facts["local"] = overload.metadata.get("local_mem_per_thread")
+    facts["regs"] = overload.metadata.get("regs_per_thread")
     return c, value, ok, facts
 
 
@@ -748,7 +761,7 @@ def _compile_keys(keys, directory: str) -> list:
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
-        facts["local"] = ptxas_stack_bytes(ptx)
+        facts["local"], facts["regs"] = ptxas_usage(ptx)
         out.append((key, facts))
     return out
 
@@ -794,7 +807,7 @@ def _pair(ours, theirs, width=5) -> str:
 def print_table(rows, cub: dict, cub_bars: dict) -> dict:
     header = (f"{'kernel':4} {'mode':35} {'dtype':7} {'block':>5} {'ipt':>3} {'width':>5} "
               f"{'coop':>9} {'CUB':>9} {'unit':5} {'coop/CUB':>8} {'ok':>7}  "
-              f"{'smem':>13} {'bar':>7} {'wsync':>7} {'local':>9}")
+              f"{'smem':>13} {'bar':>7} {'wsync':>7} {'regs':>7} {'local':>9}")
     print(header)
     print("-" * (len(header) + 8))
     summary = {"rows": 0, "bad": [], "local": [], "local_cub_too": [],
@@ -822,6 +835,7 @@ def print_table(rows, cub: dict, cub_bars: dict) -> dict:
               f"{_pair(facts['smem'], ref and ref['temp'], 6)} "
               f"{_pair(facts['bar'], bars.get('bar'), 3)} "
               f"{_pair(facts['wsync'], bars.get('wsync'), 3)} "
+              f"{_pair(facts.get('regs'), bars.get('regs'), 3)} "
               f"{_pair(facts['local'], bars.get('stack'), 4)}")
     return summary
 

@@ -36,8 +36,9 @@ def pip_ptxas() -> str:
 
 
 def ptxas_report(ptx: str) -> str:
-    """ptxas -v's report (Numba emits PTX newer than some system ptxas)."""
-    result = subprocess.run([pip_ptxas(), "-arch=sm_90", "-v", "-", "-o", "/dev/null"],
+    """ptxas -v's report (Numba emits PTX newer than some system ptxas), for relocatable code
+    (-c) as nvJitLink compiles Numba's PTX: registers and spills are the kernel's on the GPU."""
+    result = subprocess.run([pip_ptxas(), "-arch=sm_90", "-c", "-v", "-", "-o", "/dev/null"],
                             input=ptx, capture_output=True, text=True, check=True)
     return result.stderr
 
