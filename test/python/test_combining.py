@@ -72,8 +72,10 @@ def test_block_reduce_compiles_with_cubs_scratch_and_barriers(algorithm, broadca
     else:
         assert _shared_bytes(ptx) == 32 * 7 * 4 and _barriers(ptx) == 1 + broadcast
     # An int32 sum of whole warps on sm_90: one redux.sync (CUB's WarpReduceShfl
-    # for int on sm_80+), no butterflies.
-    assert _shuffles(ptx) == 0 and _reduxes(ptx) == 1
+    # for int on sm_80+), no butterflies; with warp_reductions' 8 warps, a second
+    # one combines their aggregates.
+    assert _shuffles(ptx) == 0
+    assert _reduxes(ptx) == (2 if algorithm == "warp_reductions" else 1)
 
 
 @pytest.mark.parametrize("width", (1, 8, 32))

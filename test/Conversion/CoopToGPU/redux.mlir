@@ -25,6 +25,43 @@ gpu.module @block_sum_i32 {
 
 // -----
 
+// Past four warps, warp 0 combines the warp aggregates itself (thread 0's
+// result, no broadcast): lane w reads warp w's slot (clamped to the last
+// one), lanes of warps past the valid items take max's identity, and one
+// redux.sync folds them -- exact in any order for 32-bit integers.
+// Without a target, thread 0 folds the slots in warp order as CUB does.
+// CHECK-LABEL: gpu.func @block_partial_max_8_warps
+// CHECK-COUNT-5: nvvm.shfl.sync  down
+// CHECK: gpu.barrier
+// CHECK: %[[THREADS:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[WARP0:.*]] = arith.cmpi eq, %[[WARP:.*]], %c0_i32 : i32
+// CHECK: scf.if %[[WARP0]] -> (i32) {
+// CHECK: %[[SLOT:.*]] = arith.minui %[[LANE:.*]], %c7_i32 : i32
+// CHECK: %[[AT:.*]] = arith.index_cast %[[SLOT]] : i32 to index
+// CHECK: %[[AGG:.*]] = memref.load %{{.*}}[%[[AT]]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[LANE]], %c32_i32 : i32
+// CHECK: %[[COUNTED:.*]] = arith.cmpi sgt, %[[THREADS]], %[[FIRST]] : i32
+// CHECK: %[[V:.*]] = arith.select %[[COUNTED]], %[[AGG]], %c-2147483648_i32 : i32
+// CHECK: nvvm.redux.sync  max %[[V]], %c-1_i32 : i32 -> i32
+// NOSM-LABEL: gpu.func @block_partial_max_8_warps
+// NOSM: gpu.barrier
+// NOSM: %[[FIRST:.*]] = arith.cmpi eq, %thread_id_x, %c0
+// NOSM: scf.if %[[FIRST]] -> (i32) {
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-COUNT-8: memref.load
+gpu.module @block_partial_max_8_warps {
+  gpu.func @block_partial_max_8_warps(%in: memref<2xi32>, %n: index, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.reduce %b, %in op = max valid_items = %n : !coop.group<block>, memref<2xi32> -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Logical warps of 8 lanes: each lane's redux.sync names its own group's
 // lanes (0xff shifted to the group's first lane), as CUB's member_mask.
 // CHECK-LABEL: gpu.func @warp_umax
