@@ -82,10 +82,6 @@ Value countExceeds(OpBuilder &b, Location loc, Value count32, int64_t i);
 Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                    ArrayRef<Value> items, Value valid = {});
 
-/// Whether warpReduce reduces whole groups of `combiner` with one
-/// redux.sync on `sm` (32-bit integer named operators but multiplies,
-/// sm_80 and newer).
-bool reducesByRedux(const Combiner &combiner, unsigned sm);
 
 /// The combination, in lane order, of the first `valid` lanes (all when
 /// `valid` is null) of each group of `width` lanes: in the group's first

@@ -157,11 +157,13 @@ private:
       }
       return total;
     };
-    // Past four warps, when one redux.sync is exact in any order (32-bit
-    // integer named operators), a warp reads the aggregates, lane w warp w's,
-    // and combines them in one instruction: CUB's thread reads and folds
-    // every one (at 1024 threads 8 vector loads and 31 adds a thread, whose
-    // registers in a relocatable compile cost the block half its occupancy).
+    // Past four warps, for integer named operators (exact in any order), a
+    // warp reads the aggregates, lane w warp w's, and combines them as a
+    // warp reduction (one redux.sync for 32 bits on sm_80+, else
+    // butterflies): CUB's thread reads and folds every one (at 1024 threads
+    // 8 vector loads and 31 combines a thread, whose registers in a
+    // relocatable compile cost the block half its occupancy). Floats keep
+    // CUB's warp order, and so its rounding.
     auto combineByWarp = [&](OpBuilder &at) {
       Ix ax{at, loc};
       Value slot = ax.index(
@@ -178,7 +180,7 @@ private:
                               Value(), sm, true));
     };
     bool byWarp = warps > 4 && tile.blockSize % kWarpThreads == 0 &&
-                  reducesByRedux(combiner, sm);
+                  combiner.commutative() && isa<IntegerType>(combiner.type);
     if (op.getBroadcast())
       return byWarp ? combineByWarp(b) : combineWarps(b);
     if (byWarp)
