@@ -324,43 +324,31 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                  mask);
 }
 
-/// CUB's InclusiveScanStep for sums of 32- and 64-bit integers and floats:
-/// the up shuffle's own in-range predicate guards the add, in one inline PTX
-/// block as CUB writes it (two instructions a step, not a shuffle, a compare
-/// and a select; the {value, predicate} shuffle intrinsic does not survive
-/// Numba's LLVM 7 path, inline PTX does). The control word names the
-/// segment of `width` lanes, whose first lane is the bound. Null for other
-/// operators and types.
+/// CUB's InclusiveScanStep for sums of 32-bit integers and floats: the up
+/// shuffle's own in-range predicate guards the add, in one inline PTX block
+/// as CUB writes it (two instructions a step, not a shuffle, a compare and a
+/// select; the {value, predicate} shuffle intrinsic does not survive Numba's
+/// LLVM 7 path, inline PTX does). The control word names the segment of
+/// `width` lanes, whose first lane is the bound. Null for other operators
+/// and types: a 64-bit add cannot be predicated in one instruction, so
+/// CUB's 64-bit step is as long as the select form, and opaque PTX would
+/// hide from the compiler what it knows of the value (a high word it can
+/// prove zero is not shuffled; on the H200 the 64-bit steps ran at half the
+/// select form's speed in the warp scan loops).
 static Value fusedSumScanStep(OpBuilder &b, Location loc,
                               const Combiner &combiner, Value value,
                               int64_t offset, int64_t width, Value mask) {
-  if (combiner.kind != BinaryOp::sum)
-    return {};
   Type type = value.getType();
-  if (!type.isIntOrFloat())
+  if (combiner.kind != BinaryOp::sum || !(type.isInteger(32) || type.isF32()))
     return {};
-  unsigned bits = type.getIntOrFloatBitWidth();
-  bool isFloat = isa<FloatType>(type);
-  if ((bits != 32 && bits != 64) || (isFloat && !type.isF32() && !type.isF64()))
-    return {};
-  std::string kind =
-      (isFloat ? "f" : bits == 32 ? "s" : "u") + std::to_string(bits);
-  std::string control = std::to_string(offset) + ", " +
-                        std::to_string((kWarpThreads - width) << 8) + ", $2; ";
-  auto shuffleUp = [&](const std::string &to, const std::string &from) {
-    return "shfl.sync.up.b32 " + to + "|p, " + from + ", " + control;
-  };
+  std::string kind = type.isF32() ? "f32" : "s32";
   // $0: the result, $1: the value, $2: the member mask.
-  std::string body = ".reg ." + kind + " r0; .reg .pred p; ";
-  if (bits == 32)
-    body += shuffleUp("r0", "$1");
-  else
-    body += ".reg .u32 lo; .reg .u32 hi; mov.b64 {lo, hi}, $1; " +
-            shuffleUp("lo", "lo") + shuffleUp("hi", "hi") +
-            "mov.b64 r0, {lo, hi}; ";
-  body += "@p add." + kind + " r0, r0, $1; mov." + kind + " $0, r0;";
-  char constraint = isFloat ? (bits == 32 ? 'f' : 'd') : (bits == 32 ? 'r' : 'l');
-  std::string constraints = std::string("=") + constraint + "," + constraint + ",r";
+  std::string body = ".reg ." + kind + " r0; .reg .pred p; " +
+                     "shfl.sync.up.b32 r0|p, $1, " + std::to_string(offset) +
+                     ", " + std::to_string((kWarpThreads - width) << 8) +
+                     ", $2; @p add." + kind + " r0, r0, $1; mov." + kind +
+                     " $0, r0;";
+  std::string constraints = type.isF32() ? "=f,f,r" : "=r,r,r";
   return LLVM::InlineAsmOp::create(
              b, loc, type, ValueRange{value, mask}, "{ " + body + " }",
              constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,

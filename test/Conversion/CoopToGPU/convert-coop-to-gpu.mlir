@@ -502,23 +502,29 @@ gpu.module @block_scan_raking_memoize {
 
 // -----
 
-// WarpScan sums of logical warps of 8 lanes: a 64-bit float takes CUB's
-// inline PTX step with both words shuffled under one predicate; the control
-// word 6144 ((32 - 8) << 8) bounds each step at the first lane of the
-// thread's 8. Other item types keep the shuffle, compare and select.
-// CHECK-LABEL: gpu.func @warp_scan_sum_f64
-// CHECK: llvm.inline_asm has_side_effects "{ .reg .f64 r0; .reg .pred p; .reg .u32 lo; .reg .u32 hi; mov.b64 {lo, hi}, $1; shfl.sync.up.b32 lo|p, lo, 1, 6144, $2; shfl.sync.up.b32 hi|p, hi, 1, 6144, $2; mov.b64 r0, {lo, hi}; @p add.f64 r0, r0, $1; mov.f64 $0, r0; }", "=d,d,r"
-// CHECK: shfl.sync.up.b32 lo|p, lo, 2, 6144
-// CHECK: shfl.sync.up.b32 lo|p, lo, 4, 6144
+// WarpScan sums of logical warps of 8 lanes: a 32-bit float takes CUB's
+// inline PTX step; the control word 6144 ((32 - 8) << 8) bounds each step
+// at the first lane of the thread's 8. A 64-bit float (whose add one
+// predicate cannot guard in one instruction) and other item types keep the
+// shuffle, compare and select.
+// CHECK-LABEL: gpu.func @warp_scan_sums_f32_f64
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .f32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 6144, $2; @p add.f32 r0, r0, $1; mov.f32 $0, r0; }", "=f,f,r"
+// CHECK: shfl.sync.up.b32 r0|p, $1, 2, 6144
+// CHECK: shfl.sync.up.b32 r0|p, $1, 4, 6144
+// CHECK-NOT: llvm.inline_asm
+// CHECK-COUNT-2: nvvm.shfl.sync  up
+// CHECK: arith.select
 // CHECK-NOT: llvm.inline_asm
 // CHECK: nvvm.shfl.sync  up
 // CHECK: arith.select
-gpu.module @warp_scan_sum_f64 {
-  gpu.func @warp_scan_sum_f64(%in: memref<1xf64>, %out: memref<1xf64>,
+gpu.module @warp_scan_sums_f32_f64 {
+  gpu.func @warp_scan_sums_f32_f64(%single: memref<1xf32>, %scanned32: memref<1xf32>,
+                              %in: memref<1xf64>, %out: memref<1xf64>,
                               %narrow: memref<1xi16>, %scanned: memref<1xi16>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %w = coop.this_warp
     %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    coop.scan %l, %single into %scanned32 mode = inclusive op = sum : !coop.group<threads_within_warp, 8>, memref<1xf32>, memref<1xf32>
     coop.scan %l, %in into %out mode = inclusive op = sum : !coop.group<threads_within_warp, 8>, memref<1xf64>, memref<1xf64>
     coop.scan %l, %narrow into %scanned mode = inclusive op = sum : !coop.group<threads_within_warp, 8>, memref<1xi16>, memref<1xi16>
     gpu.return
