@@ -2,10 +2,12 @@
 examples, the errors every misuse gets, and what a kernel without coop calls
 must not notice."""
 
+import re
 import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba_cuda_mlir")
@@ -329,3 +331,85 @@ def test_faq_alias_import_keeps_the_cuda_name():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=300)
     assert result.stdout.split() == ["True", "['numba-cuda-mlir']"], result.stderr[-3000:]
+
+
+def _global_loads(ptx):
+    return re.findall(r"\bld\.global(?:\.nc)?(?:\.v\d)?\.\w+", ptx)
+
+
+RO_I32 = types.Array(types.int32, 1, "C", readonly=True)
+RO_F32 = types.Array(types.float32, 1, "C", readonly=True)
+RO_I8 = types.Array(types.int8, 1, "C", readonly=True)
+CONSTANT_TABLE = np.arange(512, dtype=np.int32)
+
+
+@pytest.mark.parametrize("algorithm", ["direct", "striped", "transpose", "warp_transpose"])
+def test_read_only_kernel_argument_loads_through_the_non_coherent_cache(algorithm):
+    """A read-only array argument (global memory the kernel cannot write) is read by
+    ld.global.nc, as CUB's LOAD_LDG; a writable one by plain loads."""
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src[32:], items, algorithm=algorithm)
+        coop.store(block, dst, items, algorithm=algorithm)
+
+    read_only = _global_loads(_compile(kernel, [RO_I32, I32]).metadata["ptx"])
+    writable = _global_loads(_compile(kernel, [I32, I32]).metadata["ptx"])
+    assert read_only and all(load.startswith("ld.global.nc.") for load in read_only), read_only
+    assert writable and not any(".nc." in load for load in writable), writable
+
+
+def test_read_only_vectorize_reads_whole_vectors_non_coherently():
+    def kernel(src, dst, valid):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, algorithm="vectorize")
+        coop.store(block, dst, items, algorithm="vectorize")
+        tail = coop.ThreadData(4)
+        coop.load(block, src, tail, algorithm="vectorize", valid_items=valid,
+                  oob_default=0.0)
+        coop.store(block, dst, tail, algorithm="vectorize", valid_items=valid)
+
+    ptx = _compile(kernel, [RO_F32, F32, types.int32]).metadata["ptx"]
+    loads = _global_loads(ptx)
+    # the aligned full tile: one 16-byte vector; its unaligned fallback and the
+    # guarded partial tile: one item at a time, all through the read-only path
+    assert "ld.global.nc.v4.b32" in loads, loads
+    assert "ld.global.nc.b32" in loads and all(".nc." in load for load in loads), loads
+    assert not nc.local_memory(nc.ptxas_report(ptx))
+
+
+def test_loads_that_stay_coherent():
+    """8-bit items (read as usual) and a captured global array (Numba's constant memory,
+    read-only too) keep their loads."""
+    def narrow(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items)
+        coop.store(block, dst, items)
+
+    def constant(dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, CONSTANT_TABLE, items)
+        coop.store(block, dst, items)
+
+    narrow_ptx = _compile(narrow, [RO_I8, types.int8[::1]]).metadata["ptx"]
+    assert not any(".nc." in load for load in _global_loads(narrow_ptx))
+    constant_ptx = _compile(constant, [I32]).metadata["ptx"]
+    assert "ld.const" in constant_ptx and ".nc." not in constant_ptx
+
+
+def test_read_only_argument_through_an_inlined_device_helper():
+    @cuda.jit(device=True, inline="always")
+    def load_tile(group, src, items):
+        coop.load(group, src, items)
+
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(2)
+        load_tile(block, src, items)
+        coop.store(block, dst, items)
+
+    loads = _global_loads(_compile(kernel, [RO_I32, I32]).metadata["ptx"])
+    assert loads and all(load.startswith("ld.global.nc.") for load in loads), loads

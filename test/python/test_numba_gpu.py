@@ -115,3 +115,47 @@ def test_tile_copy_every_element(case):
             if not np.array_equal(dst, expected):
                 failures.append(f"store offset={offset} valid={valid}")
     assert not failures, failures
+
+
+def _read_only_cases():
+    for dtype in ("int8", "int32", "float32", "uint64", "float64"):
+        for ipt in (1, 4):
+            for algorithm in ck.BLOCK_ALGORITHMS:
+                yield ck.Case("load", algorithm, dtype, ipt, (128, 1, 1), None, True, True)
+            for algorithm in ck.WARP_ALGORITHMS:
+                for width in (8, 32):
+                    yield ck.Case("load", algorithm, dtype, ipt, (128, 1, 1), width, True, True)
+
+
+@pytest.mark.parametrize("case", list(_read_only_cases()), ids=lambda c: c.name)
+def test_tile_copy_from_a_read_only_source(case):
+    """A read-only host array (Numba types it read-only and copies it in) is read through
+    ld.global.nc: every element, for full tiles, a partial one and an offset."""
+    from numba_cuda_mlir import cuda
+
+    kernel = _kernel(case.algorithm, case.width)
+    dtype = case.numpy_dtype
+    failures = []
+    for offset in (0, 5):
+        for valid in (case.tile, case.tile // 2 + 1):
+            length = offset + GRID * case.block_items + 3
+            src = _values(dtype, length)
+            src.flags.writeable = False
+            sentinel = np.full(length, 3, dtype=dtype)
+            d_dst = cuda.to_device(sentinel)
+            d_seen = cuda.device_array(GRID * case.block_items, dtype=dtype)
+            oob = dtype(9)
+            kernel[GRID, case.block[:2]](src, d_dst, d_seen, valid, offset, oob, case.ipt)
+            seen, dst = d_seen.copy_to_host(), d_dst.copy_to_host()
+            want, checked = ck.expected_load(case, src, GRID, offset, valid, oob)
+            if not np.array_equal(seen[checked], want[checked]):
+                failures.append(f"load offset={offset} valid={valid}")
+            expected = ck.expected_load_store(case, src, sentinel, GRID, offset, valid)
+            if not np.array_equal(dst, expected):
+                failures.append(f"store offset={offset} valid={valid}")
+    read_only = [overload.ptx for key, overload in kernel._launch_config_overloads.items()
+                 if f"readonly array({np.dtype(dtype).name}" in str(key[0])]
+    wide = np.dtype(dtype).itemsize >= 4
+    assert read_only and all((".nc." in ptx) == wide for ptx in read_only), \
+        "ld.global.nc for 32- and 64-bit items only"
+    assert not failures, failures

@@ -82,13 +82,25 @@ Value contiguous(OpBuilder &b, Location loc, Value memory) {
 
 SmallVector<Value> vectorRead(OpBuilder &b, Location loc, Value memory,
                               Value base, Value rank, const TileGeometry &tile,
-                              int64_t width) {
+                              int64_t width, bool readOnly) {
   Ix ix{b, loc};
   Value view = contiguous(b, loc, memory);
   auto vectorType = VectorType::get({width}, tile.elementType);
   Value first = ix.add(base, ix.mul(rank, tile.itemsPerThread));
   SmallVector<Value> items;
+  // PTX vectors of 2 or 4 elements, at most 16 bytes.
+  bool nonCoherent = readOnly && readsNonCoherent(tile.elementType) &&
+                     (width == 2 || width == 4) &&
+                     width * tile.elementBytes <= 16;
   for (int64_t v = 0; v < tile.itemsPerThread / width; ++v) {
+    if (nonCoherent) {
+      llvm::append_range(
+          items, loadNonCoherent(
+                     b, loc, tile.elementType,
+                     itemAddress(b, loc, view, ix.add(first, v * width)),
+                     width));
+      continue;
+    }
     Value vec = vector::LoadOp::create(
         b, loc, vectorType, view, ValueRange{ix.add(first, v * width)},
         /*nontemporal=*/false,
@@ -200,7 +212,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
                      : readPayload(rewriter, loc, payload, n);
     auto read = [&](OpBuilder &b, IndexFn at) {
       return readItems(b, loc, source, t.base, valid, fallback,
-                       tile->elementType, n, at);
+                       tile->elementType, n, at, load.getReadOnly());
     };
 
     SmallVector<Value> items;
@@ -212,7 +224,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       OpBuilder then = thenBuilder(rewriter, choice);
       scf::YieldOp::create(then, loc,
                            ValueRange(vectorRead(then, loc, source, t.base,
-                                                 t.rank, *tile, width)));
+                                                 t.rank, *tile, width,
+                                                 load.getReadOnly())));
       OpBuilder otherwise = elseBuilder(rewriter, choice);
       scf::YieldOp::create(
           otherwise, loc,

@@ -5,6 +5,7 @@
 #include "coop/Dialect/Coop/IR/LaunchFacts.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -200,24 +201,92 @@ OpBuilder lowering::elseBuilder(OpBuilder &b, scf::IfOp op) {
   return op.getElseBodyBuilder(b.getListener());
 }
 
+bool lowering::readsNonCoherent(Type element) {
+  return (isa<IntegerType>(element) || element.isF32() || element.isF64()) &&
+         (element.getIntOrFloatBitWidth() == 32 ||
+          element.getIntOrFloatBitWidth() == 64);
+}
+
+Value lowering::itemAddress(OpBuilder &b, Location loc, Value memory,
+                            Value index) {
+  Ix ix{b, loc};
+  auto type = cast<MemRefType>(memory.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
+  Value start = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
+  Value element = ix.add(metadata.getOffset(),
+                         arith::MulIOp::create(b, loc, index,
+                                               metadata.getStrides()[0]));
+  Value address = ix.add(
+      start, ix.mul(element, type.getElementTypeBitWidth() / 8));
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+}
+
+SmallVector<Value> lowering::loadNonCoherent(OpBuilder &b, Location loc,
+                                             Type element, Value address,
+                                             int64_t width) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  Type word = b.getIntegerType(bits);
+  std::string constraint = bits == 64 ? "=l," : "=r,";
+  std::string outputs, constraints;
+  for (int64_t i = 0; i < width; ++i) {
+    outputs += (i ? ", $" : "$") + std::to_string(i);
+    constraints += constraint;
+  }
+  if (width > 1)
+    outputs = "{" + outputs + "}";
+  std::string text = "ld.global.nc" +
+                     (width > 1 ? ".v" + std::to_string(width) : "") + ".b" +
+                     std::to_string(bits) + " " + outputs + ", [$" +
+                     std::to_string(width) + "];";
+  Type result =
+      width == 1 ? word
+                 : LLVM::LLVMStructType::getLiteral(
+                       b.getContext(), SmallVector<Type>(width, word));
+  Value loaded =
+      LLVM::InlineAsmOp::create(b, loc, result, ValueRange{address}, text,
+                                constraints + "l", /*has_side_effects=*/false,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+  SmallVector<Value> items;
+  for (int64_t i = 0; i < width; ++i) {
+    Value item = width == 1 ? loaded
+                            : Value(LLVM::ExtractValueOp::create(
+                                  b, loc, loaded, ArrayRef<int64_t>{i}));
+    if (item.getType() != element)
+      item = arith::BitcastOp::create(b, loc, element, item);
+    items.push_back(item);
+  }
+  return items;
+}
+
 SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
                                        Value memory, Value base, Value valid,
                                        ArrayRef<Value> fallback, Type element,
-                                       int64_t n, IndexFn position) {
+                                       int64_t n, IndexFn position,
+                                       bool readOnly) {
   Ix ix{b, loc};
+  bool nonCoherent = readOnly && readsNonCoherent(element);
+  auto load = [&](OpBuilder &at, Value index) -> Value {
+    if (nonCoherent)
+      return loadNonCoherent(at, loc, element,
+                             itemAddress(at, loc, memory, index), 1)
+          .front();
+    return memref::LoadOp::create(at, loc, memory, index);
+  };
   SmallVector<Value> items;
   for (int64_t i = 0; i < n; ++i) {
     Value pos = position(i);
     Value index = ix.add(base, pos);
     if (!valid) {
-      items.push_back(memref::LoadOp::create(b, loc, memory, index));
+      items.push_back(load(b, index));
       continue;
     }
     auto guard = scf::IfOp::create(b, loc, element, ix.lt(pos, valid),
                                    /*withElseRegion=*/true);
     OpBuilder then = thenBuilder(b, guard);
-    scf::YieldOp::create(then, loc,
-                         Value(memref::LoadOp::create(then, loc, memory, index)));
+    scf::YieldOp::create(then, loc, load(then, index));
     OpBuilder otherwise = elseBuilder(b, guard);
     scf::YieldOp::create(otherwise, loc, fallback[i]);
     items.push_back(guard.getResult(0));

@@ -95,10 +95,27 @@ void writePayload(OpBuilder &b, Location loc, Value payload,
                   ArrayRef<Value> items);
 
 /// Reads the items at `memory[base + position(i)]`; with `valid`, only
-/// positions below it, the others take `fallback`.
+/// positions below it, the others take `fallback`. `readOnly` (coop.load's
+/// promise that nothing writes the global `memory` during the kernel) reads
+/// 32- and 64-bit items through the non-coherent path.
 SmallVector<Value> readItems(OpBuilder &b, Location loc, Value memory,
                              Value base, Value valid, ArrayRef<Value> fallback,
-                             Type element, int64_t n, IndexFn position);
+                             Type element, int64_t n, IndexFn position,
+                             bool readOnly);
+
+/// Whether items of `element` can be read by ld.global.nc (32- and 64-bit
+/// integers and floats).
+bool readsNonCoherent(Type element);
+
+/// The generic address of `memory[index]` as an i64.
+Value itemAddress(OpBuilder &b, Location loc, Value memory, Value index);
+
+/// `width` (1, 2 or 4, at most 16 bytes) consecutive items of `element` at
+/// `address` by one ld.global.nc, as Numba's cuda.ldg reads one: inline PTX
+/// without side effects, which the compiler may move or merge like any load
+/// of memory nothing writes.
+SmallVector<Value> loadNonCoherent(OpBuilder &b, Location loc, Type element,
+                                   Value address, int64_t width);
 void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                 Value valid, ArrayRef<Value> items, IndexFn position);
 

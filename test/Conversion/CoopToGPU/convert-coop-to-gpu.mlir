@@ -167,6 +167,56 @@ gpu.module @m {
 
 // -----
 
+// A read_only load (global memory nothing writes during the kernel) reads
+// through the non-coherent cache: one ld.global.nc per item at the item's
+// address (aligned base + (offset + index * stride) * 4), a float as its
+// 32-bit word; vectorize's aligned path one 16-byte ld.global.nc.v4. An
+// 8-bit item keeps memref.load.
+// CHECK-LABEL: gpu.func @read_only_direct
+// CHECK: %[[BUF:.*]], %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %arg0
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[STRIDE]] : index
+// CHECK: %[[AT:.*]] = arith.addi %[[OFF]], %[[STEP]] : index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[AT]], %c4 : index
+// CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]] : index
+// CHECK: %[[A64:.*]] = arith.index_castui %[[ADDR]] : index to i64
+// CHECK: %[[WORD:.*]] = llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[A64]] : (i64) -> i32
+// CHECK: arith.bitcast %[[WORD]] : i32 to f32
+// CHECK-COUNT-1: llvm.inline_asm "ld.global.nc.b32 $0, [$1];"
+// CHECK-NOT: memref.load %arg0
+// CHECK-LABEL: gpu.func @read_only_vectorize
+// CHECK: scf.if
+// CHECK: %[[V:.*]] = llvm.inline_asm "ld.global.nc.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (i64) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.extractvalue %[[V]][0]
+// CHECK: llvm.extractvalue %[[V]][3]
+// CHECK: } else {
+// CHECK-COUNT-4: llvm.inline_asm "ld.global.nc.b32 $0, [$1];"
+// CHECK-LABEL: gpu.func @read_only_narrow
+// CHECK-NOT: llvm.inline_asm
+// CHECK: memref.load %arg0
+gpu.module @read_only {
+  gpu.func @read_only_direct(%src: memref<?xf32, strided<[?], offset: ?>>, %items: memref<2xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items read_only : !coop.group<block>, memref<?xf32, strided<[?], offset: ?>>, memref<2xf32>
+    gpu.return
+  }
+  gpu.func @read_only_vectorize(%src: memref<?xi32>, %items: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items algorithm = vectorize read_only : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    gpu.return
+  }
+  gpu.func @read_only_narrow(%src: memref<?xi8>, %items: memref<4xi8>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items read_only : !coop.group<block>, memref<?xi8>, memref<4xi8>
+    gpu.return
+  }
+}
+
+// -----
+
 // A logical warp of 4 lanes in an 8x8 block: lane and group from the
 // linearized rank, the group's tile at (rank / 4) * 4 * ipt, its own scratch
 // region of 4 * ipt + 1 items, and a warp barrier over its 4 lanes.

@@ -276,6 +276,26 @@ func.func @two_dimensional_source(%src: memref<?x?xi32>, %items: memref<4xi32>) 
 
 // -----
 
+// load: read_only promises global memory.
+
+func.func @read_only_shared_source(%src: memref<128xi32, #gpu.address_space<workgroup>>, %items: memref<4xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{read_only needs a source in global memory; got memory space #gpu.address_space<workgroup> (ld.global.nc reads global memory only)}}
+  coop.load %b, %src into %items read_only : !coop.group<block>, memref<128xi32, #gpu.address_space<workgroup>>, memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @read_only_numbered_shared_source(%src: memref<128xi32, 3>, %items: memref<4xi32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{read_only needs a source in global memory; got memory space 3 : i64}}
+  coop.load %b, %src into %items read_only : !coop.group<block>, memref<128xi32, 3>, memref<4xi32>
+  return
+}
+
+// -----
+
 // load: valid_items and oob_default.
 
 func.func @oob_default_without_valid_items(%src: memref<?xi32>, %items: memref<4xi32>, %x: i32) {

@@ -62,6 +62,8 @@ gpu.module @kernels {
         : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
     // CHECK: algorithm = vectorize :
     coop.load %b, %src[%off] into %items algorithm = vectorize : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
+    // CHECK: algorithm = vectorize read_only :
+    coop.load %b, %src[%off] into %items algorithm = vectorize read_only : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
     // CHECK: algorithm = transpose temp_storage = %{{.*}} :
     coop.load %b, %src[%off] into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32, strided<[?], offset: ?>>, memref<4xi32>
     // CHECK: algorithm = warp_transpose valid_items

@@ -3,6 +3,7 @@
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 #include "coop/Dialect/Coop/IR/LaunchFacts.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
@@ -188,6 +189,20 @@ LogicalResult LoadOp::verify() {
     return emitOpError("oob_default type ")
            << getOobDefault().getType()
            << " does not match the payload element type " << element;
+  if (getReadOnly()) {
+    // The default (generic) space holds Numba's array arguments; 1 is
+    // NVVM's global space.
+    Attribute space = getSource().getType().getMemorySpace();
+    auto gpuSpace = dyn_cast_if_present<gpu::AddressSpaceAttr>(space);
+    auto number = dyn_cast_if_present<IntegerAttr>(space);
+    bool global = !space ||
+                  (gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global) ||
+                  (number && number.getInt() == 1);
+    if (!global)
+      return emitOpError("read_only needs a source in global memory; got "
+                         "memory space ")
+             << space << " (ld.global.nc reads global memory only)";
+  }
   return success();
 }
 

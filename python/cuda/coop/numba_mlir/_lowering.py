@@ -22,7 +22,7 @@ from numba_cuda_mlir.extending import lowering_registry
 from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
-from ._numba import nir
+from ._numba import definitions, nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
 from ._operators import is_operator_function, link_operator, link_prefix
 from ._passes import CHECK_PIPELINE, link_into, run_passes, target_sm
@@ -132,6 +132,8 @@ def _lower(operation, builder, target, args, kwargs):
             element = ir.MemRefType(memory.type).element_type
             dtype = call.numba_type(var).dtype
             call.operands.append((role, memory))
+            if role == "source" and _read_only_argument(call, var):
+                call.attributes["read_only"] = True
         elif role == "payload":
             call.operands.append((role, _payload_operand(call, var, f"coop.{name}'s payload")))
         else:
@@ -236,6 +238,33 @@ def _shuffle_rules(call, scalar):
 
 # Rules of one operation that the table's option kinds do not express.
 _RULES = {"shuffle": _shuffle_rules}
+
+
+def _read_only_argument(call, var) -> bool:
+    """Whether `var` is a read-only array argument of the kernel itself, or a slice of one:
+    global memory the kernel cannot write, which coop.load may read through the non-coherent
+    cache. A device function's argument (it may be shared memory) and a captured global array
+    (Numba's constant memory, read-only too) are not."""
+    if call.numba_type(var).mutable or \
+            call.builder.metadata.get("targetoptions", {}).get("device", True):
+        return False
+    func_ir = call.builder.func_ir
+    seen = set()
+    while var.name not in seen:
+        seen.add(var.name)
+        var = _root(func_ir, var)
+        found = definitions(func_ir, var.name)
+        if len(found) != 1:
+            return False
+        definition = found[0]
+        if isinstance(definition, nir.Arg):
+            return True
+        if not (isinstance(definition, nir.Expr)
+                and definition.op in ("getitem", "static_getitem")
+                and isinstance(call.numba_type(definition.value), types.Array)):
+            return False
+        var = definition.value
+    return False
 
 
 def _memory_operand(call, role, var):

@@ -128,6 +128,8 @@ def _tile_assembly(site, names, group, storage, attributes, loc):
     if "oob_default" in names:
         text += f" oob_default = {names['oob_default']} : {site.element_type}"
     text += _storage_text(storage)
+    if dict(site.attributes).get("read_only"):
+        text += " read_only"
     payload, memory_type = names[payload_role], site.type_of(memory_role)
     if site.op == "load":
         head = f"coop.load {group}, {memory}{offset} into {payload}"

@@ -175,9 +175,16 @@ def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
     shared scratch: `temp_storage` names it for block groups, the compiler
     allocates it when omitted.
 
+    `read_only` promises that `source` is global memory that nothing writes
+    while the kernel runs (Numba's front end sets it for a read-only array
+    argument of the kernel). Its 32- and 64-bit items are then read through
+    the non-coherent cache, `ld.global.nc` (CUB's `LOAD_LDG`), vectorized
+    or not; other item widths read as usual.
+
     Rules checked here: the group is a block, a warp or a logical warp of 1,
     2, 4, 8, 16 or 32 lanes; warps accept `direct`, `striped`, `vectorize`
     and `transpose`; element types match; `oob_default` needs `valid_items`;
+    a `read_only` source is not in shared (workgroup) or private memory;
     `temp_storage` only on block transpose-family algorithms; warp
     operations and warp-transpose algorithms need a block size that is a
     multiple of 32 (when known).
@@ -196,13 +203,15 @@ def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
     Optional<Index>:$valid_items,
     Optional<Coop_Element>:$oob_default,
     Optional<Coop_TempStorage>:$temp_storage,
-    DefaultValuedAttr<Coop_AlgorithmAttr, "::mlir::coop::Algorithm::direct">:$algorithm);
+    DefaultValuedAttr<Coop_AlgorithmAttr, "::mlir::coop::Algorithm::direct">:$algorithm,
+    UnitAttr:$read_only);
   let assemblyFormat = [{
     $group `,` $source (`[` $offset^ `]`)? `into` $payload
     (`algorithm` `=` `` $algorithm^)?
     (`valid_items` `=` $valid_items^)?
     (`oob_default` `=` $oob_default^ `:` type($oob_default))?
     (`temp_storage` `=` $temp_storage^)?
+    (`read_only` $read_only^)?
     attr-dict `:` qualified(type($group)) `,` type($source) `,` type($payload)
   }];
   let hasVerifier = 1;
