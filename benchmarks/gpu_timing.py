@@ -1,12 +1,27 @@
 """The timing protocol the Numba-side benchmarks share with their CUB
 references: the median of per-launch event pairs, enqueued behind a sleeping
-kernel so Numba's launch cost is not timed, and a cudaMemcpy anchor."""
+kernel so Numba's launch cost is not timed, and a cudaMemcpy anchor; and the
+read-only view that matches the references' `const T* __restrict__` inputs."""
 
 from __future__ import annotations
 
 import re
 
 import numpy as np
+
+
+class ReadOnly:
+    """A device array's memory as a read-only array: its CUDA array interface with the
+    read-only flag set, which Numba types `readonly array(...)`. It is the Numba kernel's
+    form of the references' `const T* __restrict__` input, which coop.load reads through
+    ld.global.nc as nvcc reads the reference's (LDG.E.CONSTANT). No copy is made."""
+
+    def __init__(self, array):
+        self._array = array  # keeps the memory alive
+        self.dtype = array.dtype
+        interface = dict(array.__cuda_array_interface__)
+        interface["data"] = (interface["data"][0], True)
+        self.__cuda_array_interface__ = interface
 
 
 def sleeper():

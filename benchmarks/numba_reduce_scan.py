@@ -63,6 +63,10 @@ with nvJitLink, which compiles it as relocatable code (ptxas -c, as --compile-on
 that allocates more registers than nvcc's whole-program compile of the reference (1024x8
 warp_reductions: 40 against 32 for the same PTX; numba-cuda-mlir 0.6.0's cuda.jit(max_registers=N)
 does not reach that link, measured on the H200).
+
+--read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
+of the reference's `const T* __restrict__` input: coop.load then reads it through ld.global.nc
+(LDG.E.CONSTANT), as nvcc reads the reference's.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import calibrate, print_run_header, print_summary
+from gpu_timing import ReadOnly, calibrate, print_run_header, print_summary
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -691,6 +695,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
         buffers[c.dtype] = (host, cuda.to_device(host), cuda.device_array(n_all, c.numpy_dtype),
                             cuda.to_device(np.zeros(n_all, c.numpy_dtype)))
     host, src, out, zeros = buffers[c.dtype]
+    source = ReadOnly(src) if options.read_only else src
     tile = c.tile
     tiles = n_all // tile
     n = tiles * tile
@@ -699,13 +704,13 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
             raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
-        args = (src, out, np.int32(reps))
+        args = (source, out, np.int32(reps))
     elif c.family == "prefix":
         grid, reps = prefix_grid(sms, c, tiles), 1
-        args = (src, out, tiles)
+        args = (source, out, tiles)
     else:
         grid, reps = tiles, 1
-        args = (src, out)
+        args = (source, out)
     out.copy_to_device(zeros)
     kernel[grid, c.block](*args)
     cuda.synchronize()
@@ -738,7 +743,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     if c.kernel == "tile":
         value = tile_bytes(c, n) / (ms * 1e6)
     else:
-        base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0)))
+        base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
         value = (ms - base) * 1e6 * sms / (grid * reps) if reps > 0 else 0.0
     overload = list(kernel._launch_config_overloads.values())[-1]
     ptx = overload.ptx
@@ -893,6 +898,9 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
+    parser.add_argument("--read-only", action="store_true",
+                        help="pass the input read-only (ld.global.nc), as the reference's "
+                             "const T* __restrict__")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")

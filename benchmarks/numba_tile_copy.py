@@ -12,6 +12,10 @@ nvcc -O3 -arch=sm_90 and run in this same command. Each coop kernel copies
 ~1 GiB with full tiles unguarded and the ragged last tile guarded, as the
 reference does, and is checked (every 997th element and the last one). SASS
 columns come from cuobjdump on both binaries (Numba's cubin for ours).
+
+  --read-only   pass the source as a read-only array (gpu_timing.ReadOnly, no copy), the
+                Numba form of the references' `const T* __restrict__` input: coop.load then
+                reads it through ld.global.nc as nvcc reads the reference's
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from tile_copy import ALGORITHMS, CONFIGS, N_INT32, REPS, sass_facts  # noqa: E402
+from gpu_timing import ReadOnly  # noqa: E402
 
 WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
 WARP_CONFIGS = ((128, 4, 32), (256, 8, 32), (128, 4, 8), (256, 8, 8))
@@ -116,7 +121,7 @@ def _cub_key(pretty: str):
             int(m.group(5)) if warp else None)
 
 
-def main(directory: Path) -> None:
+def main(directory: Path, read_only: bool = False) -> None:
     from numba_cuda_mlir import cuda
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -156,6 +161,7 @@ def main(directory: Path) -> None:
         n = N_INT32 if dtype == "int32" else N_INT32 // 2
         host = (np.arange(n) % 1000003).astype(np_dtype)
         src, dst = cuda.to_device(host), cuda.device_array(n, np_dtype)
+        source_arg = ReadOnly(src) if read_only else src
         zeros = cuda.to_device(np.zeros(n, np_dtype))
         for algorithm, block, ipt, width in configs:
             if width is None:
@@ -167,10 +173,10 @@ def main(directory: Path) -> None:
             kernel = _kernel(source, f"<{algorithm} {width}>")
             grid = -(-n // (block * ipt))
             dst.copy_to_device(zeros)
-            kernel[grid, block](src, dst, n, ipt)
+            kernel[grid, block](source_arg, dst, n, ipt)
             back = dst.copy_to_host()
             ok = bool(np.array_equal(back[::997], host[::997]) and back[-1] == host[-1])
-            ms = timed(lambda: kernel[grid, block](src, dst, n, ipt))
+            ms = timed(lambda: kernel[grid, block](source_arg, dst, n, ipt))
             gbs = 2.0 * n * np.dtype(np_dtype).itemsize * REPS / (ms * 1e6)
             overload = list(kernel._launch_config_overloads.values())[-1]
             cubin = directory / f"coop_{dtype}_{algorithm}_{block}_{ipt}_{width}.cubin"
@@ -208,4 +214,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directory", type=Path)
-    main(parser.parse_args().directory)
+    parser.add_argument("--read-only", action="store_true",
+                        help="pass the source read-only (ld.global.nc), as the references' "
+                             "const T* __restrict__")
+    arguments = parser.parse_args()
+    main(arguments.directory, arguments.read_only)

@@ -684,3 +684,23 @@ def test_compile_scale_runs_both_loops():
     assert all(float(value) > 0 for value in rows[-1][1:3])
     assert lines[-1].startswith("after the coop loop: ")
     assert int(lines[-1].split()[4]) > 0
+
+
+def test_read_only_view_is_a_read_only_array_to_numba():
+    """--read-only's view of a device array: Numba types it `readonly array`, the form of the
+    references' const T* __restrict__ that coop.load reads through ld.global.nc, and the
+    array's own interface stays writable."""
+    pytest.importorskip("numba_cuda_mlir")
+    from numba_cuda_mlir import types
+    from numba_cuda_mlir.numba_cuda.typing.typeof import typeof
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from gpu_timing import ReadOnly
+
+    class DeviceArray:  # the interface of a device array, without a GPU
+        dtype = np.dtype(np.float32)
+        __cuda_array_interface__ = {"shape": (8,), "typestr": "<f4", "data": (0x1000, False),
+                                    "strides": None, "version": 3}
+
+    assert typeof(ReadOnly(DeviceArray())) == types.Array(types.float32, 1, "C", readonly=True)
+    assert DeviceArray.__cuda_array_interface__["data"] == (0x1000, False)
