@@ -1,6 +1,7 @@
 //===- LowerToPTX.cpp - coop-lower-to-ptx ---------------------------------===//
 
 #include "coop/Pipelines/Pipelines.h"
+#include "coop/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -21,21 +22,15 @@
 
 using namespace mlir;
 
+namespace mlir::coop {
+#define GEN_PASS_DEF_COOPCHECKGPUMODULETOPLEVEL
+#include "coop/Pipelines/Passes.h.inc"
+} // namespace mlir::coop
+
 namespace {
 
-/// LLVM IR translation converts each op at a gpu.module's top level with no
-/// function to put instructions in, and crashes on one that needs it (a
-/// barrier outside any function, which the verifiers allow). Such an op is
-/// the input's mistake: report it before translation.
 struct CheckGPUModuleTopLevel
-    : PassWrapper<CheckGPUModuleTopLevel, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckGPUModuleTopLevel)
-  StringRef getArgument() const final {
-    return "coop-check-gpu-module-top-level";
-  }
-  StringRef getDescription() const final {
-    return "Reject ops outside functions in a gpu.module (before PTX)";
-  }
+    : coop::impl::CoopCheckGPUModuleTopLevelBase<CheckGPUModuleTopLevel> {
   void runOnOperation() override {
     WalkResult result = getOperation()->walk([](gpu::GPUModuleOp module) {
       for (Operation &op : module.getBody()->getOperations()) {
@@ -66,7 +61,7 @@ void mlir::coop::buildLowerToPTXPipeline(OpPassManager &pm,
   if (failed(parsePassPipeline(pipeline, pm, os)))
     llvm::report_fatal_error(llvm::Twine("coop-lower-to-ptx: ") + errors);
   buildLowerToNVVMPipeline(pm);
-  pm.addPass(std::make_unique<CheckGPUModuleTopLevel>());
+  pm.addPass(coop::createCoopCheckGPUModuleTopLevel());
   if (failed(parsePassPipeline("gpu-module-to-binary{format=isa}", pm, os)))
     llvm::report_fatal_error(llvm::Twine("coop-lower-to-ptx: ") + errors);
 }
@@ -86,6 +81,7 @@ void mlir::coop::registerLowerToPTXPipeline() {
   std::call_once(once, [] {
     registerGpuNVVMAttachTarget();
     registerGpuModuleToBinaryPass();
+    registerCoopPipelinesPasses();
     PassPipelineRegistration<LowerToPTXOptions>(
         "coop-lower-to-ptx",
         "coop-lower-to-nvvm, then PTX for every gpu.module (gpu.binary)",
