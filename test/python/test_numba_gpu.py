@@ -91,22 +91,29 @@ def _values(dtype, count):
     return rng.integers(info.min, info.max, count, dtype=dtype, endpoint=True)
 
 
-@pytest.mark.parametrize("case", list(_cases()), ids=lambda c: c.name)
-def test_tile_copy_every_element(case):
+def _copy_failures(case, valids, read_only=False):
+    """Runs the copy kernel of `case` for offsets 0 and 5 and each of `valids`, and lists the
+    loads and stores that differ from the model. `read_only` passes the source as a
+    read-only host array, which Numba types read-only and copies in."""
     from numba_cuda_mlir import cuda
 
     kernel = _kernel(case.algorithm, case.width)
     dtype = case.numpy_dtype
     failures = []
     for offset in (0, 5):
-        for valid in (case.tile, case.tile // 2 + 1, 0):
+        for valid in valids:
             length = offset + GRID * case.block_items + 3
             src = _values(dtype, length)
             sentinel = np.full(length, 3, dtype=dtype)
-            d_src, d_dst = cuda.to_device(src), cuda.to_device(sentinel)
+            if read_only:
+                src.flags.writeable = False
+                source = src
+            else:
+                source = cuda.to_device(src)
+            d_dst = cuda.to_device(sentinel)
             d_seen = cuda.device_array(GRID * case.block_items, dtype=dtype)
             oob = dtype(9)
-            kernel[GRID, case.block[:2]](d_src, d_dst, d_seen, valid, offset, oob, case.ipt)
+            kernel[GRID, case.block[:2]](source, d_dst, d_seen, valid, offset, oob, case.ipt)
             seen, dst = d_seen.copy_to_host(), d_dst.copy_to_host()
             want, checked = ck.expected_load(case, src, GRID, offset, valid, oob)
             if not np.array_equal(seen[checked], want[checked]):
@@ -114,6 +121,12 @@ def test_tile_copy_every_element(case):
             expected = ck.expected_load_store(case, src, sentinel, GRID, offset, valid)
             if not np.array_equal(dst, expected):
                 failures.append(f"store offset={offset} valid={valid}")
+    return failures
+
+
+@pytest.mark.parametrize("case", list(_cases()), ids=lambda c: c.name)
+def test_tile_copy_every_element(case):
+    failures = _copy_failures(case, (case.tile, case.tile // 2 + 1, 0))
     assert not failures, failures
 
 
@@ -129,33 +142,13 @@ def _read_only_cases():
 
 @pytest.mark.parametrize("case", list(_read_only_cases()), ids=lambda c: c.name)
 def test_tile_copy_from_a_read_only_source(case):
-    """A read-only host array (Numba types it read-only and copies it in) is read through
-    ld.global.nc: every element, for full tiles, a partial one and an offset."""
-    from numba_cuda_mlir import cuda
-
+    """A read-only source is read through ld.global.nc (32- and 64-bit items): every
+    element, for full tiles, a partial one and an offset."""
+    failures = _copy_failures(case, (case.tile, case.tile // 2 + 1), read_only=True)
+    dtype = np.dtype(case.numpy_dtype)
     kernel = _kernel(case.algorithm, case.width)
-    dtype = case.numpy_dtype
-    failures = []
-    for offset in (0, 5):
-        for valid in (case.tile, case.tile // 2 + 1):
-            length = offset + GRID * case.block_items + 3
-            src = _values(dtype, length)
-            src.flags.writeable = False
-            sentinel = np.full(length, 3, dtype=dtype)
-            d_dst = cuda.to_device(sentinel)
-            d_seen = cuda.device_array(GRID * case.block_items, dtype=dtype)
-            oob = dtype(9)
-            kernel[GRID, case.block[:2]](src, d_dst, d_seen, valid, offset, oob, case.ipt)
-            seen, dst = d_seen.copy_to_host(), d_dst.copy_to_host()
-            want, checked = ck.expected_load(case, src, GRID, offset, valid, oob)
-            if not np.array_equal(seen[checked], want[checked]):
-                failures.append(f"load offset={offset} valid={valid}")
-            expected = ck.expected_load_store(case, src, sentinel, GRID, offset, valid)
-            if not np.array_equal(dst, expected):
-                failures.append(f"store offset={offset} valid={valid}")
     read_only = [overload.ptx for key, overload in kernel._launch_config_overloads.items()
-                 if f"readonly array({np.dtype(dtype).name}" in str(key[0])]
-    wide = np.dtype(dtype).itemsize >= 4
-    assert read_only and all((".nc." in ptx) == wide for ptx in read_only), \
+                 if f"readonly array({dtype.name}" in str(key[0])]
+    assert read_only and all((".nc." in ptx) == (dtype.itemsize >= 4) for ptx in read_only), \
         "ld.global.nc for 32- and 64-bit items only"
     assert not failures, failures
