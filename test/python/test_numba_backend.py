@@ -413,3 +413,41 @@ def test_read_only_argument_through_an_inlined_device_helper():
 
     loads = _global_loads(_compile(kernel, [RO_I32, I32]).metadata["ptx"])
     assert loads and all(load.startswith("ld.global.nc.") for load in loads), loads
+
+
+def _shared_bytes(ptx):
+    return sum(int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx))
+
+
+def _block_barriers(ptx):
+    return len(re.findall(r"\bbar\.sync\b|\bbarrier\.sync\b", ptx))
+
+
+@pytest.mark.parametrize("algorithm, width", [("transpose", None), ("warp_transpose", None),
+                                              ("warp_transpose_timesliced", None),
+                                              ("transpose", 8)])
+def test_one_item_transposes_are_direct(algorithm, width):
+    """With one item a thread, blocked and (warp-)striped order are the same: a transpose
+    needs no scratch and no barrier (CUB exchanges anyway). Two items exchange."""
+    def kernel(src, dst, items_per_thread):
+        group = coop.this_block() if width is None else coop.this_warp().group_by(width)
+        items = coop.ThreadData(items_per_thread)
+        coop.load(group, src, items, algorithm=algorithm)
+        coop.store(group, dst, items, algorithm=algorithm)
+
+    one = _compile(kernel, [I32, I32, literal(1)]).metadata["ptx"]
+    two = _compile(kernel, [I32, I32, literal(2)]).metadata["ptx"]
+    assert _shared_bytes(one) == 0 and _block_barriers(one) == 0
+    assert "bar.warp.sync" not in one
+    assert _shared_bytes(two) > 0
+
+
+def test_one_item_transpose_with_temp_storage_keeps_its_exchange():
+    def kernel(src, dst):
+        scratch = coop.TempStorage()
+        items = coop.ThreadData(1)
+        coop.load(coop.this_block(), src, items, algorithm="transpose", temp_storage=scratch)
+        coop.store(coop.this_block(), dst, items)
+
+    ptx = _compile(kernel, [I32, I32]).metadata["ptx"]
+    assert _shared_bytes(ptx) > 0 and _block_barriers(ptx) > 0

@@ -23,7 +23,7 @@ from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
-from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES
+from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
 from ._operators import is_operator_function, link_operator, link_prefix
 from ._passes import CHECK_PIPELINE, link_into, run_passes, target_sm
 from ._planner import _root
@@ -162,6 +162,8 @@ def _lower(operation, builder, target, args, kwargs):
     operation_rules = _RULES.get(name)
     if operation_rules is not None:
         operation_rules(call, scalar)
+    if _identity_transpose(call, scalar):
+        call.attributes["algorithm"] = "direct"
     output = None
     if operation.result == "fresh" and not scalar:
         output = _fresh_payload(builder, value)
@@ -412,6 +414,19 @@ def _representable(literal, expected) -> bool:
         info = numpy.iinfo(dtype)
         return info.min <= literal <= info.max
     return float(dtype.type(literal)) == literal
+
+
+def _identity_transpose(call, scalar: bool) -> bool:
+    """Whether a load or store of one item a thread asks for a transpose-family algorithm
+    on compiler-planned scratch: with one item a thread, blocked, striped and warp-striped
+    order are the same, so the exchange through scratch (and its barriers) is the identity
+    and direct accesses read and write the same elements. CUB exchanges anyway; a given
+    temp_storage keeps the exchange, as written."""
+    if call.operation.name not in ("load", "store") or call.given("temp_storage") or \
+            call.attributes.get("algorithm") not in SCRATCH_ALGORITHMS:
+        return False
+    payload = dict(call.operands).get("payload" if call.operation.name == "load" else "value")
+    return scalar or ir.MemRefType(payload.type).shape[0] == 1
 
 
 def _storage(call):
