@@ -319,9 +319,7 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   Value lane = NVVM::LaneIdOp::create(b, loc, i32);
   Value first = arith::AndIOp::create(
       b, loc, lane, arith::ConstantIntOp::create(b, loc, ~(width - 1), 32));
-  return shuffle(b, loc, NVVM::ShflKind::idx, value,
-                 arith::IndexCastUIOp::create(b, loc, b.getIndexType(), first),
-                 mask);
+  return shuffle(b, loc, NVVM::ShflKind::idx, value, first, mask);
 }
 
 /// CUB's InclusiveScanStep for sums of 32-bit integers and floats: the up

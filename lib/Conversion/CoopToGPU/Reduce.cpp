@@ -176,8 +176,7 @@ private:
       Value value = arith::SelectOp::create(at, loc, counted, item,
                                             combiner.identity(at, loc));
       return Value(warpReduce(at, loc, combiner, value, lane, kWarpThreads,
-                              arith::ConstantIntOp::create(at, loc, -1, 32),
-                              Value(), sm, true));
+                              mask, Value(), sm, true));
     };
     bool byWarp = warps > 4 && tile.blockSize % kWarpThreads == 0 &&
                   combiner.commutative() && isa<IntegerType>(combiner.type);
@@ -217,9 +216,7 @@ private:
           if (limit)
             count = clampedCount(
                 at, loc,
-                arith::SelectOp::create(
-                    at, loc, ax.lt(first, limit),
-                    arith::SubIOp::create(at, loc, limit, first), ax.c(0)),
+                validLanes(ax, limit, first, grid.segment, grid.segment),
                 grid.segment);
           Value total = memref::LoadOp::create(at, loc, scratch, start);
           for (int64_t j = 1; j < grid.segment; ++j) {
