@@ -1,9 +1,11 @@
 //===- LoadStore.cpp - coop.load and coop.store to memory accesses --------===//
 //
 // CUB's BlockLoad/BlockStore and WarpLoad/WarpStore: `direct` and `striped`
-// access memory in their layout; `vectorize` is `direct` with vector
+// access memory in their layout; `direct` and `vectorize` use vector
 // accesses when the tile is unguarded, of unit stride and aligned (checked
-// at run time); the transpose family accesses memory striped (warp-striped
+// at run time; CUB's `direct` never does, and its item-at-a-time accesses
+// at 8 or 16 items a thread reach a quarter of the vector ones' bandwidth
+// on the H200); the transpose family accesses memory striped (warp-striped
 // for the warp transposes) and exchanges through scratch into blocked
 // order, a store the reverse.
 //
@@ -58,6 +60,14 @@ Value vectorizable(OpBuilder &b, Location loc, Value memory, Value base,
   if (stride)
     ok = ix.both(ok, ix.eq(stride, 1));
   return ok;
+}
+
+/// True when a tile is accessed with vectors of `width` items where
+/// `vectorizable` holds: blocked, unguarded tiles of more than one item.
+bool usesVectors(Algorithm algorithm, Value valid, int64_t width) {
+  return (algorithm == Algorithm::direct ||
+          algorithm == Algorithm::vectorize) &&
+         !valid && width > 1;
 }
 
 /// `memory` as a unit-stride memref, which vector accesses require.
@@ -217,7 +227,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
 
     SmallVector<Value> items;
     int64_t width = vectorWidth(*tile);
-    if (algorithm == Algorithm::vectorize && !valid && width > 1) {
+    if (usesVectors(algorithm, valid, width)) {
       Value ok = vectorizable(rewriter, loc, source, t.base, *tile, width);
       SmallVector<Type> types(n, tile->elementType);
       auto choice = scf::IfOp::create(rewriter, loc, types, ok, true);
@@ -271,7 +281,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
             : SmallVector<Value>{value};
 
     int64_t width = vectorWidth(*tile);
-    if (algorithm == Algorithm::vectorize && !valid && width > 1) {
+    if (usesVectors(algorithm, valid, width)) {
       Value ok = vectorizable(rewriter, loc, destination, t.base, *tile, width);
       auto choice = scf::IfOp::create(rewriter, loc, ok, /*withElseRegion=*/true);
       OpBuilder then = thenBuilder(rewriter, choice);

@@ -167,12 +167,41 @@ gpu.module @m {
 
 // -----
 
+// An unguarded direct tile takes vectorize's path (beyond CUB, whose direct
+// goes item by item): 8 int32 a thread are two 16-byte loads when the tile
+// start is aligned, 8 loads otherwise. A unit-stride memref needs no stride
+// test. A guarded tile (@direct_guarded) stays item by item.
+// CHECK-LABEL: gpu.func @direct_vectors
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %{{.*}}
+// CHECK: %[[MIS:.*]] = arith.remui %[[ADDR]], %c16
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[MIS]], %c0
+// CHECK: scf.if %[[OK]] -> (i32, i32, i32, i32, i32, i32, i32, i32) {
+// CHECK:   %[[FIRST:.*]] = arith.muli %[[T]], %c8
+// CHECK:   vector.load %arg0[%[[FIRST]]] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
+// CHECK:   %[[SECOND:.*]] = arith.addi %[[FIRST]], %c4
+// CHECK:   vector.load %arg0[%[[SECOND]]] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
+// CHECK: } else {
+// CHECK-COUNT-8: memref.load %arg0
+// CHECK: }
+gpu.module @direct {
+  gpu.func @direct_vectors(%src: memref<?xi32>, %items: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A read_only load (global memory nothing writes during the kernel) reads
 // through the non-coherent cache: one ld.global.nc per item at the item's
 // address (aligned base + (offset + index * stride) * 4), a float as its
 // 32-bit word; vectorize's aligned path one 16-byte ld.global.nc.v4. An
 // 8-bit item keeps memref.load.
-// CHECK-LABEL: gpu.func @read_only_direct
+// CHECK-LABEL: gpu.func @read_only_striped
 // CHECK: %[[BUF:.*]], %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %arg0
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[STRIDE]] : index
@@ -193,12 +222,14 @@ gpu.module @m {
 // CHECK-COUNT-4: llvm.inline_asm "ld.global.nc.b32 $0, [$1];"
 // CHECK-LABEL: gpu.func @read_only_narrow
 // CHECK-NOT: llvm.inline_asm
+// CHECK: vector.load %arg0
+// CHECK-NOT: llvm.inline_asm
 // CHECK: memref.load %arg0
 gpu.module @read_only {
-  gpu.func @read_only_direct(%src: memref<?xf32, strided<[?], offset: ?>>, %items: memref<2xf32>) kernel
+  gpu.func @read_only_striped(%src: memref<?xf32, strided<[?], offset: ?>>, %items: memref<2xf32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %b = coop.this_block
-    coop.load %b, %src into %items read_only : !coop.group<block>, memref<?xf32, strided<[?], offset: ?>>, memref<2xf32>
+    coop.load %b, %src into %items algorithm = striped read_only : !coop.group<block>, memref<?xf32, strided<[?], offset: ?>>, memref<2xf32>
     gpu.return
   }
   gpu.func @read_only_vectorize(%src: memref<?xi32>, %items: memref<4xi32>) kernel
