@@ -13,11 +13,12 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
     constant index, so items stay in registers once the payload is promoted):
 
     * `direct`: thread `r` owns items `r * ipt + i`; `striped`: `r + i * size`;
-    * `direct` and `vectorize` use `vector.load`/`vector.store` of up to 16
-      bytes when the tile is unguarded, the memory has unit stride and the
-      tile start is aligned to the vector (checked at run time); item by
-      item otherwise. CUB's `direct` always goes item by item, which at 8
-      or 16 items a thread is 3-4x slower;
+    * `vectorize`, and `direct` from 32 bytes a thread, use
+      `vector.load`/`vector.store` of up to 16 bytes when the tile is
+      unguarded, the memory has unit stride and the tile start is aligned to
+      the vector (checked at run time); item by item otherwise. CUB's
+      `direct` always goes item by item, which at 8 or 16 items a thread is
+      3-4x slower;
     * `transpose`: striped accesses, exchanged through scratch into blocked
       order (store: the reverse), one barrier of the group between scatter
       and gather (a block barrier, or a warp barrier over the logical warp's

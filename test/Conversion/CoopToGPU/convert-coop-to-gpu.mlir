@@ -167,10 +167,11 @@ gpu.module @m {
 
 // -----
 
-// An unguarded direct tile takes vectorize's path (beyond CUB, whose direct
-// goes item by item): 8 int32 a thread are two 16-byte loads when the tile
-// start is aligned, 8 loads otherwise. A unit-stride memref needs no stride
-// test. A guarded tile (@direct_guarded) stays item by item.
+// An unguarded direct tile of 32 bytes a thread or more takes vectorize's
+// path (beyond CUB, whose direct goes item by item): 8 int32 a thread are
+// two 16-byte loads when the tile start is aligned, 8 loads otherwise. A
+// unit-stride memref needs no stride test. A guarded tile (@direct_guarded)
+// and a smaller one (@direct_small) stay item by item.
 // CHECK-LABEL: gpu.func @direct_vectors
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
@@ -185,11 +186,21 @@ gpu.module @m {
 // CHECK: } else {
 // CHECK-COUNT-8: memref.load %arg0
 // CHECK: }
+// CHECK-LABEL: gpu.func @direct_small
+// CHECK-NOT: vector.load
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: memref.load %arg0
 gpu.module @direct {
   gpu.func @direct_vectors(%src: memref<?xi32>, %items: memref<8xi32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %b = coop.this_block
     coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<8xi32>
+    gpu.return
+  }
+  gpu.func @direct_small(%src: memref<?xi32>, %items: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<4xi32>
     gpu.return
   }
 }
@@ -221,8 +232,6 @@ gpu.module @direct {
 // CHECK: } else {
 // CHECK-COUNT-4: llvm.inline_asm "ld.global.nc.b32 $0, [$1];"
 // CHECK-LABEL: gpu.func @read_only_narrow
-// CHECK-NOT: llvm.inline_asm
-// CHECK: vector.load %arg0
 // CHECK-NOT: llvm.inline_asm
 // CHECK: memref.load %arg0
 gpu.module @read_only {
