@@ -5,9 +5,9 @@
 // thread, use vector accesses when the tile is unguarded, of unit stride
 // and aligned (checked at run time; CUB's `direct` never does, and its
 // item-at-a-time accesses at 8 or 16 items a thread reach a quarter of the
-// vector ones' bandwidth on the H200); the transpose family accesses memory striped (warp-striped
-// for the warp transposes) and exchanges through scratch into blocked
-// order, a store the reverse.
+// vector ones' bandwidth on the H200); the transpose family accesses
+// memory striped (warp-striped for the warp transposes) and exchanges
+// through scratch into blocked order, a store the reverse.
 //
 //===----------------------------------------------------------------------===//
 
