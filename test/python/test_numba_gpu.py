@@ -166,3 +166,73 @@ def test_tile_copy_from_a_read_only_source(case):
     assert read_only and all((".nc." in ptx) == (dtype.itemsize >= 4) for ptx in read_only), \
         "ld.global.nc for 32- and 64-bit items only"
     assert not failures, failures
+
+
+@functools.cache
+def _unguarded_kernel(algorithm, width, read_only=False):
+    """A full-tile copy (no valid_items): the path where `vectorize`, and `direct` from 32
+    bytes a thread, access memory in vectors."""
+    from numba_cuda_mlir import cuda
+
+    import cuda.coop.numba_mlir as coop
+
+    group = ("coop.this_block()" if width is None else "coop.this_warp()" if width == 32
+             else f"coop.this_warp().group_by({width})")
+    source = f"""
+def copy(src, dst, seen, offset, items_per_thread):
+    group = {group}
+    items = coop.ThreadData(items_per_thread)
+    threads = cuda.blockDim.x * cuda.blockDim.y
+    start = offset + cuda.blockIdx.x * threads * items_per_thread
+    coop.load(group, src, items, algorithm="{algorithm}", offset=start)
+    rank = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x
+    slot = (cuda.blockIdx.x * threads + rank) * items_per_thread
+    for i in range(items_per_thread):
+        seen[slot + i] = items[i]
+    coop.store(group, dst, items, algorithm="{algorithm}", offset=start)
+"""
+    namespace = {"coop": coop, "cuda": cuda}
+    exec(compile(source, f"<full copy {algorithm} {width}>", "exec"), namespace)
+    return cuda.jit(namespace["copy"])
+
+
+def _unguarded_cases():
+    """Blocked full tiles of 4 to 256 bytes a thread, in blocks of whole warps and not, by
+    the block, the warp and logical warps."""
+    shapes = (("int8", 16), ("int32", 1), ("int32", 4), ("int32", 8), ("int32", 16),
+              ("float32", 32), ("int32", 12), ("float64", 4), ("float64", 8),
+              ("uint64", 16), ("float64", 32))
+    for algorithm in ("direct", "vectorize"):
+        for dtype, ipt in shapes:
+            for block in ((32, 1, 1), (48, 1, 1), (128, 1, 1), (32, 3, 1)):
+                yield ck.Case("copy", algorithm, dtype, ipt, block)
+            for width in (32, 16, 8, 4):
+                yield ck.Case("copy", algorithm, dtype, ipt, (64, 2, 1), width)
+
+
+@pytest.mark.parametrize("read_only", (False, True), ids=("writable", "read_only"))
+@pytest.mark.parametrize("case", list(_unguarded_cases()), ids=lambda c: c.name)
+def test_full_tile_copy_every_element(case, read_only):
+    """Every element of a full-tile copy lands in blocked order, for an aligned tile
+    (vector accesses) and a misaligned one (item by item)."""
+    if case.width is not None and case.block_size % case.width:
+        pytest.skip("the block is not a whole number of logical warps")
+    from numba_cuda_mlir import cuda
+
+    kernel = _unguarded_kernel(case.algorithm, case.width, read_only)
+    dtype = case.numpy_dtype
+    items = GRID * case.block_size * case.ipt
+    for offset in (0, 1):
+        src = _values(dtype, offset + items + 3)
+        sentinel = np.full(src.size, 3, dtype=dtype)
+        source = cuda.to_device(src)
+        if read_only:
+            source = _ReadOnly(source)
+        d_dst = cuda.to_device(sentinel)
+        d_seen = cuda.device_array(items, dtype=dtype)
+        kernel[GRID, case.block[:2]](source, d_dst, d_seen, offset, case.ipt)
+        want = src[offset:offset + items]
+        np.testing.assert_array_equal(d_seen.copy_to_host(), want, f"load, offset {offset}")
+        expected = sentinel.copy()
+        expected[offset:offset + items] = want
+        np.testing.assert_array_equal(d_dst.copy_to_host(), expected, f"store, offset {offset}")
