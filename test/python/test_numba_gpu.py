@@ -17,6 +17,11 @@ pytest.importorskip("numba_cuda_mlir")
 
 import coop_kernels as ck  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+# A read-only device array (not a read-only host array: numba-cuda-mlir 0.6.0 copies every
+# host argument back after the launch and fails on a read-only one).
+from gpu_timing import ReadOnly  # noqa: E402
+
 EXAMPLES = sorted((Path(__file__).parent / "spec_examples").glob("*.py"))
 
 
@@ -57,29 +62,32 @@ def _cases():
 
 
 @functools.cache
-def _kernel(algorithm, width, read_only=False):
-    """The copy kernel; read-only sources get their own dispatcher, since numba-cuda-mlir
-    0.6.0 launches a read-only array through an existing writable overload of the same
-    dispatcher (correct, without ld.global.nc)."""
+def _kernel(algorithm, width, read_only=False, guarded=True):
+    """The copy kernel, guarded by valid_items (oob_default fills the rest) or of full tiles.
+    Read-only sources get their own dispatcher, since numba-cuda-mlir 0.6.0 launches a
+    read-only array through an existing writable overload of the same dispatcher (correct,
+    without ld.global.nc)."""
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
 
     group = ("coop.this_block()" if width is None else "coop.this_warp()" if width == 32
              else f"coop.this_warp().group_by({width})")
+    parameters, load_guard, store_guard = (
+        ("valid, offset, oob", ", valid_items=valid, oob_default=oob", ", valid_items=valid")
+        if guarded else ("offset", "", ""))
     source = f"""
-def copy(src, dst, seen, valid, offset, oob, items_per_thread):
+def copy(src, dst, seen, {parameters}, items_per_thread):
     group = {group}
     items = coop.ThreadData(items_per_thread)
     threads = cuda.blockDim.x * cuda.blockDim.y
     start = offset + cuda.blockIdx.x * threads * items_per_thread
-    coop.load(group, src, items, algorithm="{algorithm}", valid_items=valid,
-              oob_default=oob, offset=start)
+    coop.load(group, src, items, algorithm="{algorithm}"{load_guard}, offset=start)
     rank = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x
     slot = (cuda.blockIdx.x * threads + rank) * items_per_thread
     for i in range(items_per_thread):
         seen[slot + i] = items[i]
-    coop.store(group, dst, items, algorithm="{algorithm}", valid_items=valid, offset=start)
+    coop.store(group, dst, items, algorithm="{algorithm}"{store_guard}, offset=start)
 """
     namespace = {"coop": coop, "cuda": cuda}
     exec(compile(source, f"<copy {algorithm} {width}>", "exec"), namespace)
@@ -92,18 +100,6 @@ def _values(dtype, count):
         return rng.standard_normal(count).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, count, dtype=dtype, endpoint=True)
-
-
-class _ReadOnly:
-    """A device array's CUDA array interface with its read-only flag set. A read-only host
-    array would do for the typing, but numba-cuda-mlir 0.6.0 copies every host argument
-    back after the launch and fails on a read-only one."""
-
-    def __init__(self, array):
-        self._array = array
-        self.__cuda_array_interface__ = dict(array.__cuda_array_interface__,
-                                             data=(array.__cuda_array_interface__["data"][0],
-                                                   True))
 
 
 def _copy_failures(case, valids, read_only=False):
@@ -122,7 +118,7 @@ def _copy_failures(case, valids, read_only=False):
             sentinel = np.full(length, 3, dtype=dtype)
             source = cuda.to_device(src)
             if read_only:
-                source = _ReadOnly(source)
+                source = ReadOnly(source)
             d_dst = cuda.to_device(sentinel)
             d_seen = cuda.device_array(GRID * case.block_items, dtype=dtype)
             oob = dtype(9)
@@ -168,34 +164,6 @@ def test_tile_copy_from_a_read_only_source(case):
     assert not failures, failures
 
 
-@functools.cache
-def _unguarded_kernel(algorithm, width, read_only=False):
-    """A full-tile copy (no valid_items): the path where `vectorize`, and `direct` from 32
-    bytes a thread, access memory in vectors."""
-    from numba_cuda_mlir import cuda
-
-    import cuda.coop.numba_mlir as coop
-
-    group = ("coop.this_block()" if width is None else "coop.this_warp()" if width == 32
-             else f"coop.this_warp().group_by({width})")
-    source = f"""
-def copy(src, dst, seen, offset, items_per_thread):
-    group = {group}
-    items = coop.ThreadData(items_per_thread)
-    threads = cuda.blockDim.x * cuda.blockDim.y
-    start = offset + cuda.blockIdx.x * threads * items_per_thread
-    coop.load(group, src, items, algorithm="{algorithm}", offset=start)
-    rank = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x
-    slot = (cuda.blockIdx.x * threads + rank) * items_per_thread
-    for i in range(items_per_thread):
-        seen[slot + i] = items[i]
-    coop.store(group, dst, items, algorithm="{algorithm}", offset=start)
-"""
-    namespace = {"coop": coop, "cuda": cuda}
-    exec(compile(source, f"<full copy {algorithm} {width}>", "exec"), namespace)
-    return cuda.jit(namespace["copy"])
-
-
 def _unguarded_cases():
     """Blocked full tiles of 4 to 256 bytes a thread, in blocks of whole warps and not, by
     the block, the warp and logical warps."""
@@ -215,11 +183,9 @@ def _unguarded_cases():
 def test_full_tile_copy_every_element(case, read_only):
     """Every element of a full-tile copy lands in blocked order, for an aligned tile
     (vector accesses) and a misaligned one (item by item)."""
-    if case.width is not None and case.block_size % case.width:
-        pytest.skip("the block is not a whole number of logical warps")
     from numba_cuda_mlir import cuda
 
-    kernel = _unguarded_kernel(case.algorithm, case.width, read_only)
+    kernel = _kernel(case.algorithm, case.width, read_only, guarded=False)
     dtype = case.numpy_dtype
     items = GRID * case.block_size * case.ipt
     for offset in (0, 1):
@@ -227,7 +193,7 @@ def test_full_tile_copy_every_element(case, read_only):
         sentinel = np.full(src.size, 3, dtype=dtype)
         source = cuda.to_device(src)
         if read_only:
-            source = _ReadOnly(source)
+            source = ReadOnly(source)
         d_dst = cuda.to_device(sentinel)
         d_seen = cuda.device_array(items, dtype=dtype)
         kernel[GRID, case.block[:2]](source, d_dst, d_seen, offset, case.ipt)
