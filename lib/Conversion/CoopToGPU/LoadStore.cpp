@@ -5,12 +5,16 @@
 // thread, use vector accesses when the tile is unguarded, of unit stride
 // and aligned (checked at run time; CUB's `direct` never does, and its
 // item-at-a-time accesses at 8 or 16 items a thread reach a quarter of the
-// vector ones' bandwidth on the H200); the transpose family accesses
-// memory striped (warp-striped for the warp transposes) and exchanges
-// through scratch into blocked order, a store the reverse.
+// vector ones' bandwidth on the H200). From 64 bytes a thread even vectors
+// are slow (a warp's access spans 32 x the thread's bytes), so there the
+// warp reads its segment coalesced and exchanges it into blocked order with
+// shuffles (the register transpose; stores the reverse). The transpose
+// family accesses memory striped (warp-striped for the warp transposes) and
+// exchanges through scratch into blocked order, a store the reverse.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Combining.h"
 #include "TileHelpers.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -101,29 +105,28 @@ Value contiguous(OpBuilder &b, Location loc, Value memory) {
       ArrayRef<OpFoldResult>{OpFoldResult(b.getIndexAttr(1))});
 }
 
+/// `count` vectors of `width` items, vector `v` starting at item `start(v)`.
 SmallVector<Value> vectorRead(OpBuilder &b, Location loc, Value memory,
-                              Value base, Value rank, const TileGeometry &tile,
-                              int64_t width, bool readOnly) {
-  Ix ix{b, loc};
+                              IndexFn start, int64_t count,
+                              const TileGeometry &tile, int64_t width,
+                              bool readOnly) {
   Value view = contiguous(b, loc, memory);
   auto vectorType = VectorType::get({width}, tile.elementType);
-  Value first = ix.add(base, ix.mul(rank, tile.itemsPerThread));
   SmallVector<Value> items;
   // PTX vectors of 2 or 4 elements, at most 16 bytes.
   bool nonCoherent = readOnly && readsNonCoherent(tile.elementType) &&
                      (width == 2 || width == 4) &&
                      width * tile.elementBytes <= 16;
-  for (int64_t v = 0; v < tile.itemsPerThread / width; ++v) {
+  for (int64_t v = 0; v < count; ++v) {
     if (nonCoherent) {
-      llvm::append_range(
-          items, loadNonCoherent(
-                     b, loc, tile.elementType,
-                     itemAddress(b, loc, view, ix.add(first, v * width)),
-                     width));
+      llvm::append_range(items,
+                         loadNonCoherent(b, loc, tile.elementType,
+                                         itemAddress(b, loc, view, start(v)),
+                                         width));
       continue;
     }
     Value vec = vector::LoadOp::create(
-        b, loc, vectorType, view, ValueRange{ix.add(first, v * width)},
+        b, loc, vectorType, view, ValueRange{start(v)},
         /*nontemporal=*/false,
         /*alignment=*/llvm::MaybeAlign(width * tile.elementBytes));
     for (int64_t j = 0; j < width; ++j)
@@ -133,21 +136,231 @@ SmallVector<Value> vectorRead(OpBuilder &b, Location loc, Value memory,
   return items;
 }
 
-void vectorWrite(OpBuilder &b, Location loc, Value memory, Value base,
-                 Value rank, const TileGeometry &tile, int64_t width,
+/// Stores `items` as vectors of `width`, vector `v` at item `start(v)`.
+void vectorWrite(OpBuilder &b, Location loc, Value memory, IndexFn start,
+                 const TileGeometry &tile, int64_t width,
                  ArrayRef<Value> items) {
-  Ix ix{b, loc};
   Value view = contiguous(b, loc, memory);
   auto vectorType = VectorType::get({width}, tile.elementType);
-  Value first = ix.add(base, ix.mul(rank, tile.itemsPerThread));
-  for (int64_t v = 0; v < tile.itemsPerThread / width; ++v) {
-    Value vec = vector::FromElementsOp::create(
-        b, loc, vectorType, items.slice(v * width, width));
+  for (int64_t v = 0; v < (int64_t)items.size() / width; ++v) {
+    Value vec = vector::FromElementsOp::create(b, loc, vectorType,
+                                               items.slice(v * width, width));
     vector::StoreOp::create(
-        b, loc, vec, view, ValueRange{ix.add(first, v * width)},
+        b, loc, vec, view, ValueRange{start(v)},
         /*nontemporal=*/false,
         /*alignment=*/llvm::MaybeAlign(width * tile.elementBytes));
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The register transpose
+//===----------------------------------------------------------------------===//
+
+/// The widest vector access, and the bytes a thread owns from which the
+/// register transpose replaces blocked vector accesses: at 64 bytes the
+/// blocked ones ran at 67-74 % of memcpy on the H200, at 32 bytes at 91-94 %.
+constexpr int64_t kVectorBytes = 16;
+constexpr int64_t kRegisterTransposeBytes = 64;
+
+/// The lanes of the segment a blocked tile is exchanged in by the register
+/// transpose, or 0 where it is not used. The segment is the warp (block
+/// tiles) or the logical warp. Its `lanes` threads own `vectors` 16-byte
+/// vectors each; the schedule needs both to be powers of two with
+/// `vectors <= lanes`, and whole warps, since every shuffle takes all 32
+/// lanes. Items are 32- or 64-bit (a shuffle moves 32 bits).
+int64_t registerTransposeLanes(const TileGeometry &tile) {
+  int64_t bytes = tile.itemsPerThread * tile.elementBytes;
+  int64_t vectors = bytes / kVectorBytes;
+  int64_t lanes = tile.warpLike ? tile.groupSize : kWarpThreads;
+  bool wordItems = tile.elementBytes == 4 || tile.elementBytes == 8;
+  if (!wordItems || bytes % kVectorBytes != 0 ||
+      bytes < kRegisterTransposeBytes || !llvm::isPowerOf2_64(vectors) ||
+        vectors > lanes || tile.blockSize % kWarpThreads != 0)
+    return 0;
+  return lanes;
+}
+
+/// One thread's 16-byte vectors, each a list of its items.
+using Vectors = SmallVector<SmallVector<Value>>;
+
+Vectors splitVectors(ArrayRef<Value> items, int64_t width) {
+  Vectors vectors;
+  for (int64_t v = 0; v < (int64_t)items.size() / width; ++v)
+    vectors.emplace_back(items.slice(v * width, width));
+  return vectors;
+}
+
+SmallVector<Value> joinVectors(const Vectors &vectors) {
+  SmallVector<Value> items;
+  for (const SmallVector<Value> &vector : vectors)
+    llvm::append_range(items, vector);
+  return items;
+}
+
+/// `vectors` rotated by the run-time `amount` (< their count, a power of
+/// two): result[i] = vectors[(i + amount) % n] (`left`), or
+/// vectors[(i - amount) mod n]. One select an item per bit of the count.
+Vectors rotate(OpBuilder &b, Location loc, Vectors vectors, Value amount,
+               bool left) {
+  Ix ix{b, loc};
+  int64_t n = vectors.size();
+  for (int64_t step = 1; step < n; step *= 2) {
+    Value bit = arith::AndIOp::create(b, loc, amount, ix.c(amount, step));
+    Value taken = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit,
+                                        ix.c(amount, 0));
+    Vectors rotated(n);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t from = left ? (i + step) % n : (i - step + n) % n;
+      for (auto [kept, moved] : llvm::zip(vectors[i], vectors[from]))
+        rotated[i].push_back(
+            arith::SelectOp::create(b, loc, taken, moved, kept));
+    }
+    vectors = std::move(rotated);
+  }
+  return vectors;
+}
+
+/// Where a thread stands in the register transpose of its segment of
+/// `lanes` lanes, each owning `vectors` vectors (all i32). Vector `g` of the
+/// segment is round `g / lanes` of lane `g % lanes` in memory order, and
+/// slot `g % vectors` of lane `g / vectors` in blocked order.
+struct TransposeLane {
+  int64_t lanes, vectors;
+  Value lane;      // in the segment
+  Value firstLane; // the segment's first lane in the warp
+  Value mask;      // the segment's lanes: logical warps of one warp may
+                   // take different paths (their tiles' alignments differ)
+  Value segment;   // item index of the segment's first item in the tile
+
+  /// The lane `v % vectors`: where this lane's blocked vectors sit in the
+  /// rounds, and the rotation that makes a shuffle's source register static.
+  Value laneInVector(Ix ix) const { return ix.rem(lane, vectors); }
+  /// The round holding this lane's blocked vectors.
+  Value ownRound(Ix ix) const { return ix.div(lane, lanes / vectors); }
+  Value warpLane(Ix ix, Value segmentLane) const {
+    return ix.add(firstLane, segmentLane);
+  }
+};
+
+TransposeLane transposeLane(OpBuilder &b, Location loc, const TileGeometry &tile,
+                            const TileThreads &t, int64_t lanes) {
+  Ix ix{b, loc};
+  Value rank = asI32(b, loc, t.rank);
+  Value lane = ix.rem(rank, lanes);
+  Value firstLane =
+      tile.warpLike
+          ? arith::SubIOp::create(
+                b, loc, ix.rem(asI32(b, loc, t.linearTid), kWarpThreads), lane)
+                .getResult()
+          : ix.c(lane, 0);
+  Value mask = arith::ConstantIntOp::create(
+      b, loc, lanes == kWarpThreads ? -1 : (int64_t(1) << lanes) - 1, 32);
+  if (lanes != kWarpThreads)
+    mask = arith::ShLIOp::create(b, loc, mask, firstLane);
+  Value segment = ix.mul(ix.index(arith::SubIOp::create(b, loc, rank, lane)),
+                         tile.itemsPerThread);
+  int64_t vectors = tile.itemsPerThread * tile.elementBytes / kVectorBytes;
+  return {lanes, vectors, lane, firstLane, mask, segment};
+}
+
+/// The item index of round `k`'s vector of this lane.
+IndexFn roundStarts(Ix ix, const TransposeLane &p, Value base, int64_t width) {
+  Value first = ix.add(ix.add(base, p.segment),
+                       ix.mul(ix.index(p.lane), width));
+  return [=](int64_t k) mutable { return ix.add(first, k * p.lanes * width); };
+}
+
+/// Round-ordered vectors (as read coalesced) to this lane's blocked ones.
+/// Step j: lane o takes, from lane (o % (lanes/vectors)) * vectors +
+/// (k_o - j) mod vectors, that lane's round k_o (k_o = o's own round),
+/// which the pre-rotation by `lane % vectors` puts in every sender's
+/// register j; the post-rotation by k_o puts the slots in order.
+SmallVector<Value> roundsToBlocked(OpBuilder &b, Location loc,
+                                   const TransposeLane &p, Vectors rounds) {
+  Ix ix{b, loc};
+  int64_t n = p.vectors;
+  Vectors sent = rotate(b, loc, std::move(rounds), p.laneInVector(ix), true);
+  Value own = p.ownRound(ix);
+  Value column = ix.mul(ix.rem(p.lane, p.lanes / n), n);
+  Vectors received(n);
+  for (int64_t j = 0; j < n; ++j) {
+    Value slot = ix.rem(ix.add(own, n - j), n);
+    Value source = p.warpLane(ix, ix.add(column, slot));
+    for (Value item : sent[j])
+      received[j].push_back(
+          shuffle(b, loc, NVVM::ShflKind::idx, item, source, p.mask));
+  }
+  // received[j] is slot (k_o - j) mod n: reversed, then rotated by k_o.
+  Vectors reversed(n);
+  for (int64_t m = 0; m < n; ++m)
+    reversed[m] = received[(n - m) % n];
+  return joinVectors(rotate(b, loc, std::move(reversed), own, false));
+}
+
+/// The inverse: this lane's blocked vectors to round order, for coalesced
+/// stores.
+Vectors blockedToRounds(OpBuilder &b, Location loc, const TransposeLane &p,
+                        ArrayRef<Value> items, int64_t width) {
+  Ix ix{b, loc};
+  int64_t n = p.vectors;
+  Value own = p.ownRound(ix);
+  Vectors rotated =
+      rotate(b, loc, splitVectors(items, width), own, /*left=*/true);
+  // sent[j] is slot (k_o - j) mod n.
+  Vectors sent(n);
+  for (int64_t j = 0; j < n; ++j)
+    sent[j] = rotated[(n - j) % n];
+  Value inVector = p.laneInVector(ix);
+  Value row = ix.div(p.lane, n);
+  Vectors received(n);
+  for (int64_t j = 0; j < n; ++j) {
+    Value round = ix.rem(ix.add(inVector, j), n);
+    Value source = p.warpLane(ix, ix.add(ix.mul(round, p.lanes / n), row));
+    for (Value item : sent[j])
+      received[j].push_back(
+          shuffle(b, loc, NVVM::ShflKind::idx, item, source, p.mask));
+  }
+  // received[j] is round (lane % n + j) mod n.
+  return rotate(b, loc, std::move(received), inVector, /*left=*/false);
+}
+
+/// A blocked tile's vector accesses once `vectorizable` holds: the
+/// thread's own vectors, or the segment's read coalesced and exchanged
+/// (the register transpose).
+SmallVector<Value> alignedRead(OpBuilder &b, Location loc, Value memory,
+                               const TileGeometry &tile, const TileThreads &t,
+                               int64_t width, bool readOnly) {
+  Ix ix{b, loc};
+  int64_t count = tile.itemsPerThread / width;
+  if (int64_t lanes = registerTransposeLanes(tile)) {
+    TransposeLane p = transposeLane(b, loc, tile, t, lanes);
+    SmallVector<Value> rounds =
+        vectorRead(b, loc, memory, roundStarts(ix, p, t.base, width), count,
+                   tile, width, readOnly);
+    return roundsToBlocked(b, loc, p, splitVectors(rounds, width));
+  }
+  Value first = ix.add(t.base, ix.mul(t.rank, tile.itemsPerThread));
+  return vectorRead(
+      b, loc, memory,
+      [=](int64_t v) mutable { return ix.add(first, v * width); }, count,
+      tile, width, readOnly);
+}
+
+void alignedWrite(OpBuilder &b, Location loc, Value memory,
+                  const TileGeometry &tile, const TileThreads &t,
+                  int64_t width, ArrayRef<Value> items) {
+  Ix ix{b, loc};
+  if (int64_t lanes = registerTransposeLanes(tile)) {
+    TransposeLane p = transposeLane(b, loc, tile, t, lanes);
+    vectorWrite(b, loc, memory, roundStarts(ix, p, t.base, width), tile, width,
+                joinVectors(blockedToRounds(b, loc, p, items, width)));
+    return;
+  }
+  Value first = ix.add(t.base, ix.mul(t.rank, tile.itemsPerThread));
+  vectorWrite(
+      b, loc, memory,
+      [=](int64_t v) mutable { return ix.add(first, v * width); }, tile, width,
+      items);
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,9 +457,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       auto choice = scf::IfOp::create(rewriter, loc, types, ok, true);
       OpBuilder then = thenBuilder(rewriter, choice);
       scf::YieldOp::create(then, loc,
-                           ValueRange(vectorRead(then, loc, source, t.base,
-                                                 t.rank, *tile, width,
-                                                 load.getReadOnly())));
+                           ValueRange(alignedRead(then, loc, source, *tile, t,
+                                                  width, load.getReadOnly())));
       OpBuilder otherwise = elseBuilder(rewriter, choice);
       scf::YieldOp::create(
           otherwise, loc,
@@ -296,7 +508,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       Value ok = vectorizable(rewriter, loc, destination, t.base, *tile, width);
       auto choice = scf::IfOp::create(rewriter, loc, ok, /*withElseRegion=*/true);
       OpBuilder then = thenBuilder(rewriter, choice);
-      vectorWrite(then, loc, destination, t.base, t.rank, *tile, width, items);
+      alignedWrite(then, loc, destination, *tile, t, width, items);
       OpBuilder otherwise = elseBuilder(rewriter, choice);
       writeItems(otherwise, loc, destination, t.base, valid, items,
                  blockedPositions(Ix{otherwise, loc}, *tile, t.rank));

@@ -149,8 +149,8 @@ gpu.module @m {
 // CHECK: %[[UNIT:.*]] = arith.cmpi eq, %[[STRIDE]], %c1
 // CHECK: %[[OK:.*]] = arith.andi %[[AL]], %[[UNIT]]
 // CHECK: scf.if %[[OK]] {
-// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [%[[SIZE]]], strides: [1]
 // CHECK:   %[[FIRST:.*]] = arith.muli %[[T]], %c4
+// CHECK:   %[[VIEW:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [%[[SIZE]]], strides: [1]
 // CHECK:   %[[VEC:.*]] = vector.from_elements
 // CHECK:   vector.store %[[VEC]], %[[VIEW]][%[[FIRST]]] {alignment = 16 : i64} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
 // CHECK: } else {
@@ -201,6 +201,49 @@ gpu.module @direct {
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %b = coop.this_block
     coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// 64 bytes a thread (8 f64): the register transpose. Each warp reads its
+// segment coalesced, round k at lane * 2 + k * 64, one 16-byte vector a lane;
+// a rotation by lane % 4 (bits 1 and 2) makes each shuffle step's source
+// register static; 4 steps of idx shuffles (2 words an item, 2 items a
+// vector) over the whole warp; a rotation by the lane's own round puts the
+// slots in blocked order.
+// CHECK-LABEL: gpu.func @register_transpose
+// CHECK: scf.if %{{.*}} -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+// CHECK:   %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK:   %[[LANE:.*]] = arith.remui %[[TID]], %c32_i32 : i32
+// CHECK:   %[[LANEIX:.*]] = arith.index_cast %[[LANE]] : i32 to index
+// CHECK:   %[[AT:.*]] = arith.muli %[[LANEIX]], %c2
+// CHECK:   %[[R0:.*]] = arith.addi %{{.*}}, %[[AT]] : index
+// CHECK:   vector.load %arg0[%[[R0]]] {alignment = 16 : i64} : memref<?xf64>, vector<2xf64>
+// CHECK:   %[[R1:.*]] = arith.addi %[[R0]], %c64 : index
+// CHECK:   vector.load %arg0[%[[R1]]]
+// CHECK:   %[[R3:.*]] = arith.addi %[[R0]], %c192 : index
+// CHECK:   vector.load %arg0[%[[R3]]]
+// CHECK:   %[[ROT:.*]] = arith.remui %[[LANE]], %c4_i32 : i32
+// CHECK:   arith.andi %[[ROT]], %c1_i32
+// CHECK-COUNT-8: arith.select
+// CHECK:   arith.andi %[[ROT]], %c2_i32
+// CHECK-COUNT-8: arith.select
+// CHECK:   %[[OWN:.*]] = arith.divui %[[LANE]], %c8_i32 : i32
+// CHECK-COUNT-16: nvvm.shfl.sync idx %c-1_i32
+// CHECK:   arith.andi %[[OWN]], %c1_i32
+// CHECK:   arith.andi %[[OWN]], %c2_i32
+// CHECK:   scf.yield
+// CHECK: } else {
+// CHECK-COUNT-8: memref.load %arg0
+// CHECK-NOT: nvvm.shfl
+// CHECK: }
+gpu.module @register_transpose {
+  gpu.func @register_transpose(%src: memref<?xf64>, %items: memref<8xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items : !coop.group<block>, memref<?xf64>, memref<8xf64>
     gpu.return
   }
 }
