@@ -18,7 +18,12 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
       unguarded, the memory has unit stride and the tile start is aligned to
       the vector (checked at run time); item by item otherwise. CUB's
       `direct` always goes item by item, which at 8 or 16 items a thread is
-      3-4x slower;
+      3-4x slower. From 64 bytes a thread (a power of two of 16-byte
+      vectors, at most one a lane, whole warps, 32- or 64-bit items) each
+      warp or logical warp reads its segment coalesced instead, one vector
+      a lane a round, and exchanges it into blocked order with
+      `nvvm.shfl.sync idx` steps between two run-time rotations (the
+      register transpose: no scratch, no barrier); stores the reverse;
     * `transpose`: striped accesses, exchanged through scratch into blocked
       order (store: the reverse), one barrier of the group between scatter
       and gather (a block barrier, or a warp barrier over the logical warp's
