@@ -166,8 +166,8 @@ constexpr int64_t kRegisterTransposeBytes = 64;
 /// transpose, or 0 where it is not used. The segment is the warp (block
 /// tiles) or the logical warp. Its `lanes` threads own `vectors` 16-byte
 /// vectors each; the schedule needs both to be powers of two with
-/// `vectors <= lanes`, and whole warps, since every shuffle takes all 32
-/// lanes. Items are 32- or 64-bit (a shuffle moves 32 bits).
+/// `vectors <= lanes`, and a block of whole warps (a block tile's shuffles
+/// take all 32 lanes). Items are 32- or 64-bit (a shuffle moves 32 bits).
 int64_t registerTransposeLanes(const TileGeometry &tile) {
   int64_t bytes = tile.itemsPerThread * tile.elementBytes;
   int64_t vectors = bytes / kVectorBytes;
@@ -175,7 +175,7 @@ int64_t registerTransposeLanes(const TileGeometry &tile) {
   bool wordItems = tile.elementBytes == 4 || tile.elementBytes == 8;
   if (!wordItems || bytes % kVectorBytes != 0 ||
       bytes < kRegisterTransposeBytes || !llvm::isPowerOf2_64(vectors) ||
-        vectors > lanes || tile.blockSize % kWarpThreads != 0)
+      vectors > lanes || tile.blockSize % kWarpThreads != 0)
     return 0;
   return lanes;
 }
@@ -232,8 +232,8 @@ struct TransposeLane {
                    // take different paths (their tiles' alignments differ)
   Value segment;   // item index of the segment's first item in the tile
 
-  /// The lane `v % vectors`: where this lane's blocked vectors sit in the
-  /// rounds, and the rotation that makes a shuffle's source register static.
+  /// `lane % vectors`: the rotation of a sender's rounds that makes every
+  /// shuffle step send one static register.
   Value laneInVector(Ix ix) const { return ix.rem(lane, vectors); }
   /// The round holding this lane's blocked vectors.
   Value ownRound(Ix ix) const { return ix.div(lane, lanes / vectors); }
@@ -242,8 +242,9 @@ struct TransposeLane {
   }
 };
 
-TransposeLane transposeLane(OpBuilder &b, Location loc, const TileGeometry &tile,
-                            const TileThreads &t, int64_t lanes) {
+TransposeLane transposeLane(OpBuilder &b, Location loc,
+                            const TileGeometry &tile, const TileThreads &t,
+                            int64_t lanes) {
   Ix ix{b, loc};
   Value rank = asI32(b, loc, t.rank);
   Value lane = ix.rem(rank, lanes);
