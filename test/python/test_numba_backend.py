@@ -454,12 +454,13 @@ def test_register_transpose_of_full_blocked_tiles(width, block, algorithm):
 
 
 @pytest.mark.parametrize("dtype, items_per_thread, block, shuffles", [
-    (F32, 16, (128,), 2 * 4 * 4), (F32, 32, (128,), 2 * 8 * 4), (F64, 32, (64,), 2 * 16 * 4),
-    (F32, 8, (128,), 0), (F32, 12, (128,), 0), (F64, 8, (48,), 0),
+    (F32, 8, (128,), 2 * 2 * 4), (F64, 4, (128,), 2 * 2 * 4), (F32, 16, (128,), 2 * 4 * 4),
+    (F32, 32, (128,), 2 * 8 * 4), (F64, 32, (64,), 2 * 16 * 4),
+    (F32, 4, (128,), 0), (F32, 12, (128,), 0), (F64, 8, (48,), 0),
     (types.int16[::1], 32, (128,), 0)])
 def test_register_transpose_only_where_it_applies(dtype, items_per_thread, block, shuffles):
-    """From 64 bytes a thread, in 16-byte vectors, a power of two of them; not at 32 bytes
-    (vectors alone reach 91-94 % of memcpy there), 48 bytes (3 vectors), in a block that is
+    """From 32 bytes a thread, in 16-byte vectors, a power of two of them; not at 16 bytes
+    (one vector a thread is already coalesced), 48 bytes (3 vectors), in a block that is
     not whole warps, or for 16-bit items."""
     kernel = _full_tile_copy(None, items_per_thread)
     ptx = _compile(kernel, [dtype, dtype], block).metadata["ptx"]

@@ -64,7 +64,7 @@ def _cases():
 @functools.cache
 def _kernel(algorithm, width, read_only=False, guarded=True):
     """The copy kernel, guarded by valid_items (oob_default fills the rest) or of full tiles
-    (where `direct` and `vectorize` use vectors and, from 64 bytes a thread, the register
+    (where `direct` and `vectorize` use vectors and, from 32 bytes a thread, the register
     transpose).
     Read-only sources get their own dispatcher, since numba-cuda-mlir 0.6.0 launches a
     read-only array through an existing writable overload of the same dispatcher (correct,
@@ -168,9 +168,9 @@ def test_tile_copy_from_a_read_only_source(case):
 
 def _unguarded_cases():
     """Blocked full tiles of 4 to 256 bytes a thread: vectors (from 8 bytes for
-    `vectorize`, 32 for `direct`), the register transpose from 64 (16-byte vectors, a power
-    of two of them, at most one a lane of the segment, whole warps); 48-thread blocks and
-    4-lane warps with 8 vectors a thread keep plain vectors."""
+    `vectorize`, 32 for `direct`), the register transpose from 32 (16-byte vectors, a power
+    of two of them, at most one a lane of the segment, whole warps); 48-thread blocks,
+    3 vectors a thread and 4-lane warps with 8 vectors a thread keep plain vectors."""
     shapes = (("int8", 16), ("int32", 1), ("int32", 4), ("int32", 8), ("int32", 16),
               ("float32", 32), ("int32", 12), ("float64", 4), ("float64", 8),
               ("uint64", 16), ("float64", 32))

@@ -18,7 +18,7 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
       unguarded, the memory has unit stride and the tile start is aligned to
       the vector (checked at run time); item by item otherwise. CUB's
       `direct` always goes item by item, which at 8 or 16 items a thread is
-      3-4x slower. From 64 bytes a thread (a power of two of 16-byte
+      3-4x slower. From 32 bytes a thread (a power of two of 16-byte
       vectors, at most one a lane, whole warps, 32- or 64-bit items) each
       warp or logical warp reads its segment coalesced instead, one vector
       a lane a round, and exchanges it into blocked order with

@@ -5,8 +5,8 @@
 // thread, use vector accesses when the tile is unguarded, of unit stride
 // and aligned (checked at run time; CUB's `direct` never does, and its
 // item-at-a-time accesses at 8 or 16 items a thread reach a quarter of the
-// vector ones' bandwidth on the H200). From 64 bytes a thread even vectors
-// are slow (a warp's access spans 32 x the thread's bytes), so there the
+// vector ones' bandwidth on the H200). From 32 bytes a thread even vectors
+// lose bandwidth (a warp's access spans 32 x the thread's bytes), so there the
 // warp reads its segment coalesced and exchanges it into blocked order with
 // shuffles (the register transpose; stores the reverse). The transpose
 // family accesses memory striped (warp-striped for the warp transposes) and
@@ -157,10 +157,13 @@ void vectorWrite(OpBuilder &b, Location loc, Value memory, IndexFn start,
 //===----------------------------------------------------------------------===//
 
 /// The widest vector access, and the bytes a thread owns from which the
-/// register transpose replaces blocked vector accesses: at 64 bytes the
-/// blocked ones ran at 67-74 % of memcpy on the H200, at 32 bytes at 91-94 %.
+/// register transpose replaces blocked vector accesses. On the H200 the
+/// blocked ones ran at 91-94 % of memcpy at 32 bytes, 67-74 % at 64 and 45 %
+/// at 128; the transpose at 96-100 % from 32 bytes. It costs a 32-byte site
+/// about 5-10 ms more to compile, which the bandwidth outweighs for a
+/// memory-bound tile.
 constexpr int64_t kVectorBytes = 16;
-constexpr int64_t kRegisterTransposeBytes = 64;
+constexpr int64_t kRegisterTransposeBytes = 32;
 
 /// The lanes of the segment a blocked tile is exchanged in by the register
 /// transpose, or 0 where it is not used. The segment is the warp (block

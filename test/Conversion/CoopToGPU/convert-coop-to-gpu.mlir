@@ -168,33 +168,37 @@ gpu.module @m {
 // -----
 
 // An unguarded direct tile of 32 bytes a thread or more takes vectorize's
-// path (beyond CUB, whose direct goes item by item): 8 int32 a thread are
-// two 16-byte loads when the tile start is aligned, 8 loads otherwise. A
-// unit-stride memref needs no stride test. A guarded tile (@direct_guarded)
-// and a smaller one (@direct_small) stay item by item.
+// path (beyond CUB, whose direct goes item by item): 12 int32 a thread are
+// three 16-byte loads when the tile start is aligned (three vectors, not a
+// power of two: no register transpose), 12 loads otherwise. A unit-stride
+// memref needs no stride test. A guarded tile (@direct_guarded) and a
+// smaller one (@direct_small) stay item by item.
 // CHECK-LABEL: gpu.func @direct_vectors
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %{{.*}}
 // CHECK: %[[MIS:.*]] = arith.remui %[[ADDR]], %c16
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[MIS]], %c0
-// CHECK: scf.if %[[OK]] -> (i32, i32, i32, i32, i32, i32, i32, i32) {
-// CHECK:   %[[FIRST:.*]] = arith.muli %[[T]], %c8
+// CHECK: scf.if %[[OK]] -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
+// CHECK:   %[[FIRST:.*]] = arith.muli %[[T]], %c12
 // CHECK:   vector.load %arg0[%[[FIRST]]] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
 // CHECK:   %[[SECOND:.*]] = arith.addi %[[FIRST]], %c4
 // CHECK:   vector.load %arg0[%[[SECOND]]] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
+// CHECK:   %[[THIRD:.*]] = arith.addi %[[FIRST]], %c8
+// CHECK:   vector.load %arg0[%[[THIRD]]] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
+// CHECK-NOT: nvvm.shfl
 // CHECK: } else {
-// CHECK-COUNT-8: memref.load %arg0
+// CHECK-COUNT-12: memref.load %arg0
 // CHECK: }
 // CHECK-LABEL: gpu.func @direct_small
 // CHECK-NOT: vector.load
 // CHECK-NOT: scf.if
 // CHECK-COUNT-4: memref.load %arg0
 gpu.module @direct {
-  gpu.func @direct_vectors(%src: memref<?xi32>, %items: memref<8xi32>) kernel
+  gpu.func @direct_vectors(%src: memref<?xi32>, %items: memref<12xi32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %b = coop.this_block
-    coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<8xi32>
+    coop.load %b, %src into %items : !coop.group<block>, memref<?xi32>, memref<12xi32>
     gpu.return
   }
   gpu.func @direct_small(%src: memref<?xi32>, %items: memref<4xi32>) kernel
@@ -207,7 +211,7 @@ gpu.module @direct {
 
 // -----
 
-// 64 bytes a thread (8 f64): the register transpose. Each warp reads its
+// 64 bytes a thread (8 f64): the register transpose (from 32 bytes). Each warp reads its
 // segment coalesced, round k at lane * 2 + k * 64, one 16-byte vector a lane;
 // a rotation by lane % 4 (bits 1 and 2) makes each shuffle step's source
 // register static; 4 steps of idx shuffles (2 words an item, 2 items a
