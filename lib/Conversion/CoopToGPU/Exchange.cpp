@@ -61,7 +61,6 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
   Ix ix{b, loc};
   int64_t n = tile.itemsPerThread, blockSize = tile.blockSize;
   int64_t sliceItems = kWarpThreads * n;
-  Value warp = ix.div(t.rank, kWarpThreads);
   Value lane = ix.rem(t.rank, kWarpThreads);
   bool blockedOut = toBlocked(op.getMode());
   IndexFn striped = stripedPositions(ix, tile, t.rank);
@@ -94,7 +93,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
           tx.pad(tx.sub(position, first), layout.shiftPadding));
     }
     if (op.getMode() == ExchangeMode::blocked_to_striped) {
-      auto turn = scf::IfOp::create(b, loc, ix.eq(warp, s), false);
+      auto turn = scf::IfOp::create(b, loc, warpTurn(b, loc, t.rank, s), false);
       OpBuilder then = thenBuilder(b, turn);
       Ix tx{then, loc};
       for (int64_t i = 0; i < n; ++i)
@@ -105,7 +104,8 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
     gpu::BarrierOp::create(b, loc);
     // Gather this slice's items of the output layout.
     if (blockedOut) {
-      auto turn = scf::IfOp::create(b, loc, types, ix.eq(warp, s), true);
+      auto turn =
+          scf::IfOp::create(b, loc, types, warpTurn(b, loc, t.rank, s), true);
       OpBuilder then = thenBuilder(b, turn);
       Ix tx{then, loc};
       SmallVector<Value> loaded;

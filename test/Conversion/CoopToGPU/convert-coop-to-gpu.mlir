@@ -59,15 +59,16 @@
 // CHECK: memref.load %[[VIEW]][%[[B0]]]
 
 // One warp at a time through one warp's worth of scratch, block barriers
-// between the slices.
+// between the slices. The turn is a plain compare (ptxas branches around a
+// turn that holds a warp barrier).
 // CHECK-LABEL: gpu.func @timesliced
 // CHECK: memref.view %{{.*}} to memref<32xf64, #gpu.address_space<workgroup>>
-// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32
-// CHECK: arith.cmpi eq, %[[W]], %c0
-// CHECK: scf.if
+// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32 : index
+// CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[W]], %c0 : index
+// CHECK-NEXT: scf.if %[[IS0]]
 // CHECK:   nvvm.bar.warp.sync
 // CHECK: gpu.barrier
-// CHECK: arith.cmpi eq, %[[W]], %c1
+// CHECK: arith.cmpi eq, %[[W]], %c1 : index
 // CHECK: scf.if
 // CHECK:   nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
@@ -430,10 +431,22 @@ gpu.module @exchange_logical_warps {
 
 // Time-sliced striped-to-blocked: one warp's 32*4 items per turn, two
 // block barriers per turn after the first (the reuse barrier is the
-// planner's), warp s gathers in turn s.
+// planner's), warp s gathers in turn s. The turn is a warp vote on the
+// 32-bit warp number, so that ptxas branches around the gather instead of
+// predicating it in every warp.
 // CHECK-LABEL: gpu.func @exchange_timesliced
 // CHECK: memref.view %{{.*}} to memref<128xi32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-3: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[W]], %c0_i32 : i32
+// CHECK: %[[TURN0:.*]] = nvvm.vote.sync  any %c-1_i32, %[[IS0]] -> i1
+// CHECK: scf.if %[[TURN0]] -> (i32, i32, i32, i32) {
+// CHECK-COUNT-4: memref.load %view
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[W]], %c1_i32 : i32
+// CHECK: %[[TURN1:.*]] = nvvm.vote.sync  any %c-1_i32, %[[IS1]] -> i1
+// CHECK: scf.if %[[TURN1]] -> (i32, i32, i32, i32) {
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 gpu.module @exchange_timesliced {
