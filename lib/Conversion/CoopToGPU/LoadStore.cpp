@@ -5,8 +5,9 @@
 // thread, use vector accesses when the tile is unguarded, of unit stride
 // and aligned (checked at run time; CUB's `direct` never does, and its
 // item-at-a-time accesses at 8 or 16 items a thread reach a quarter of the
-// vector ones' bandwidth on the H200). From 32 bytes a thread even vectors
-// lose bandwidth (a warp's access spans 32 x the thread's bytes), so there the
+// vector ones' bandwidth on the H200). Even a thread's own vectors lose
+// bandwidth from two of them (a warp's access spans 32 x the thread's
+// bytes), so where the thread owns a power of two of 16-byte vectors the
 // warp reads its segment coalesced and exchanges it into blocked order with
 // shuffles (the register transpose; stores the reverse). The transpose
 // family accesses memory striped (warp-striped for the warp transposes) and
