@@ -2,7 +2,12 @@
 cudaMemcpy, in one run on the GPU (the product path: Python kernel -> our
 passes -> Numba's pipeline).
 
-  python benchmarks/numba_tile_copy.py DIR      # on the GPU machine
+  python benchmarks/numba_tile_copy.py DIR [ALGORITHM [GROUP [DTYPE [BLOCK [IPT]]]]]
+                                                # on the GPU machine
+
+The filters pick rows ("all" matches anything; GROUP is block, warp32 or warp8;
+DTYPE int32 or f64), e.g. `DIR direct all f64` or `DIR all block int32 256 8`:
+the references still run whole (seconds), ours only for the rows picked.
 
 Block rows: every block algorithm for the configurations of the CUB reference
 (benchmarks/reference/cub_loadstore.cu). Warp rows: the four warp algorithms,
@@ -121,9 +126,24 @@ def _cub_key(pretty: str):
             int(m.group(5)) if warp else None)
 
 
-def main(directory: Path, read_only: bool = False) -> None:
+def _selected(filters: list[str], algorithm: str, width, dtype: str, block: int,
+              ipt: int) -> bool:
+    group = "block" if width is None else f"warp{width}"
+    values = (algorithm, group, dtype, str(block), str(ipt))
+    return all(f == "all" or f == v for f, v in zip(filters, values))
+
+
+def main(directory: Path, read_only: bool = False, filters: list[str] = ()) -> None:
     from numba_cuda_mlir import cuda
 
+    configs = [(algorithm, block, ipt, None) for block, ipt in CONFIGS
+               for algorithm in ALGORITHMS]
+    configs += [(algorithm, block, ipt, width) for block, ipt, width in WARP_CONFIGS
+                for algorithm in WARP_ALGORITHMS]
+    if not any(_selected(filters, algorithm, width, dtype, block, ipt)
+               for algorithm, block, ipt, width in configs for dtype in DTYPES):
+        raise SystemExit(f"no row matches the filters {' '.join(filters)} "
+                         "(ALGORITHM GROUP DTYPE BLOCK IPT, each a value or 'all')")
     directory.mkdir(parents=True, exist_ok=True)
     cub, cub_sass, cub_out = _reference(HERE / "reference" / "cub_loadstore.cu", directory)
     warp_cub, warp_sass, _ = _reference(HERE / "reference" / "cub_warp_loadstore.cu", directory)
@@ -148,14 +168,6 @@ def main(directory: Path, read_only: bool = False) -> None:
     memcpy = 2.0 * N_INT32 * 4 * REPS / (ms * 1e6)
     del a, b
 
-    configs = []
-    for block, ipt in CONFIGS:
-        for algorithm in ALGORITHMS:
-            configs.append((algorithm, block, ipt, None))
-    for block, ipt, width in WARP_CONFIGS:
-        for algorithm in WARP_ALGORITHMS:
-            configs.append((algorithm, block, ipt, width))
-
     rows = []
     for dtype, np_dtype in DTYPES.items():
         n = N_INT32 if dtype == "int32" else N_INT32 // 2
@@ -164,6 +176,8 @@ def main(directory: Path, read_only: bool = False) -> None:
         source_arg = ReadOnly(src) if read_only else src
         zeros = cuda.to_device(np.zeros(n, np_dtype))
         for algorithm, block, ipt, width in configs:
+            if not _selected(filters, algorithm, width, dtype, block, ipt):
+                continue
             if width is None:
                 source = BLOCK_SOURCE.format(algorithm=algorithm)
             else:
@@ -214,8 +228,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directory", type=Path)
+    parser.add_argument("filters", nargs="*", metavar="FILTER",
+                        help="ALGORITHM GROUP DTYPE BLOCK IPT, each a value or 'all'")
     parser.add_argument("--read-only", action="store_true",
                         help="pass the source read-only (ld.global.nc), as the references' "
                              "const T* __restrict__")
     arguments = parser.parse_args()
-    main(arguments.directory, arguments.read_only)
+    if len(arguments.filters) > 5:
+        parser.error("at most five filters: ALGORITHM GROUP DTYPE BLOCK IPT")
+    main(arguments.directory, arguments.read_only, arguments.filters)
