@@ -54,7 +54,8 @@ def test_compile_time_phases_add_up():
                          "coop kernel plan", "coop site lowering", "rest", "total"}
     for column in (0, 1):
         parts = sum(values[column] for phase, values in rows.items() if phase != "total")
-        assert parts == pytest.approx(rows["total"][column], abs=0.2)
+        # Each of the seven printed values is rounded to 0.1 ms.
+        assert parts == pytest.approx(rows["total"][column], abs=7 * 0.05 + 1e-9)
         assert all(values[column] >= 0 for phase, values in rows.items() if phase != "rest")
 
 
