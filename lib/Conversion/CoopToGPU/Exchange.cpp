@@ -8,9 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Combining.h"
 #include "TileHelpers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -45,6 +47,24 @@ SmallVector<Value> scatterGuards(Ix ix, ExchangeOp op, ArrayRef<Value> ranks,
     }
   }
   return guards;
+}
+
+/// Whether it is warp `turn`'s turn in a time-sliced block exchange (the
+/// thread of block rank `rank`), as a vote over the warp. The vote's result
+/// is uniform across the warp, and ptxas then branches around a turn of 8
+/// shared accesses (8 items a thread). On a plain compare it predicated
+/// them, so every warp issued every turn's accesses: the 256x8 time-sliced
+/// exchange loop ran at 0.44 of CUB on the H200, its L1 pipe 94 % busy
+/// against CUB's 55 % (1.06 of CUB with the vote). The block is whole warps
+/// (the verifier's rule for time slicing), so all 32 lanes vote.
+Value warpTurn(OpBuilder &b, Location loc, Value rank, int64_t turn) {
+  Value warp = warpAndLane(b, loc, rank).warp;
+  Value isTurn = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, warp,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), turn));
+  Value allLanes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), allLanes, isTurn,
+                                  NVVM::VoteSyncKind::any);
 }
 
 /// CUB's time-sliced StripedToBlocked, BlockedToStriped, ScatterToBlocked

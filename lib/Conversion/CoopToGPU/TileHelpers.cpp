@@ -1,7 +1,6 @@
 //===- TileHelpers.cpp - what the coop lowering patterns share ------------===//
 
 #include "TileHelpers.h"
-#include "Combining.h"
 
 #include "coop/Dialect/Coop/IR/LaunchFacts.h"
 
@@ -438,17 +437,6 @@ SmallVector<Value> lowering::exchangeThroughScratch(
   return out;
 }
 
-Value lowering::warpTurn(OpBuilder &b, Location loc, Value rank,
-                         int64_t turn) {
-  Value warp = warpAndLane(b, loc, rank).warp;
-  Value isTurn = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, warp,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), turn));
-  Value allLanes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
-  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), allLanes, isTurn,
-                                  NVVM::VoteSyncKind::any);
-}
-
 SmallVector<Value> lowering::timeSlicedWarpExchange(
     OpBuilder &b, Location loc, Operation *op, Value scratch,
     const TileGeometry &tile, const ScratchLayout &layout, const TileThreads &t,
@@ -464,10 +452,10 @@ SmallVector<Value> lowering::timeSlicedWarpExchange(
       scratchSlots(ix, SlotMap::striped, warpTile, layout, lane);
   ArrayRef<Value> scatter = toBlocked ? striped : blocked;
   ArrayRef<Value> gather = toBlocked ? blocked : striped;
-  // A plain compare, not warpTurn: each turn holds a warp barrier, and ptxas
-  // branches around it; on a vote it predicated the turns instead (SASS of
-  // the 128x4 int32 copy: 40 predicated shared accesses where there were
-  // none).
+  // A plain compare, not a vote (Exchange.cpp's warpTurn): each turn holds a
+  // warp barrier, and ptxas branches around it; on a vote it predicated the
+  // turns instead (SASS of the 128x4 int32 copy: 40 predicated shared
+  // accesses where there were none).
   Value warp = ix.div(t.rank, kWarpThreads);
   SmallVector<Value> current(items);
   SmallVector<Type> types(items.size(), tile.elementType);

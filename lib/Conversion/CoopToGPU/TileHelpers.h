@@ -137,16 +137,6 @@ SmallVector<Value> exchangeThroughScratch(
     ArrayRef<Value> scatter, ArrayRef<Value> gather,
     llvm::function_ref<void(OpBuilder &)> sync, ArrayRef<Value> guards = {});
 
-/// Whether it is warp `turn`'s turn in a time-sliced block exchange (the
-/// thread of block rank `rank`), as a vote over the warp. The vote's result
-/// is uniform across the warp, and ptxas then branches around a turn of 8
-/// shared accesses (8 items a thread). On a plain compare it predicated
-/// them, so every warp issued every turn's accesses: the 256x8 time-sliced
-/// exchange loop ran at 0.44 of CUB on the H200, its L1 pipe 94 % busy
-/// against CUB's 55 % (1.06 of CUB with the vote). The block is whole warps
-/// (the verifier's rule for time slicing), so all 32 lanes vote.
-Value warpTurn(OpBuilder &b, Location loc, Value rank, int64_t turn);
-
 /// CUB's time-sliced warp exchange between warp-striped and blocked order
 /// (`toBlocked` gives the direction): warp s exchanges through the slice's
 /// one warp-sized region in turn s, the turns separated by block barriers.
