@@ -329,6 +329,13 @@ Vectors blockedToRounds(OpBuilder &b, Location loc, const TransposeLane &p,
   return rotate(b, loc, std::move(received), inVector, /*left=*/false);
 }
 
+/// The item index of the thread's own vector `v` (blocked order).
+IndexFn ownStarts(Ix ix, const TileGeometry &tile, const TileThreads &t,
+                  int64_t width) {
+  Value first = ix.add(t.base, ix.mul(t.rank, tile.itemsPerThread));
+  return [=](int64_t v) mutable { return ix.add(first, v * width); };
+}
+
 /// A blocked tile's vector accesses once `vectorizable` holds: the
 /// thread's own vectors, or the segment's read coalesced and exchanged
 /// (the register transpose).
@@ -344,11 +351,8 @@ SmallVector<Value> alignedRead(OpBuilder &b, Location loc, Value memory,
                    tile, width, readOnly);
     return roundsToBlocked(b, loc, p, splitVectors(rounds, width));
   }
-  Value first = ix.add(t.base, ix.mul(t.rank, tile.itemsPerThread));
-  return vectorRead(
-      b, loc, memory,
-      [=](int64_t v) mutable { return ix.add(first, v * width); }, count,
-      tile, width, readOnly);
+  return vectorRead(b, loc, memory, ownStarts(ix, tile, t, width), count,
+                    tile, width, readOnly);
 }
 
 void alignedWrite(OpBuilder &b, Location loc, Value memory,
@@ -361,11 +365,8 @@ void alignedWrite(OpBuilder &b, Location loc, Value memory,
                 joinVectors(blockedToRounds(b, loc, p, items, width)));
     return;
   }
-  Value first = ix.add(t.base, ix.mul(t.rank, tile.itemsPerThread));
-  vectorWrite(
-      b, loc, memory,
-      [=](int64_t v) mutable { return ix.add(first, v * width); }, tile, width,
-      items);
+  vectorWrite(b, loc, memory, ownStarts(ix, tile, t, width), tile, width,
+              items);
 }
 
 //===----------------------------------------------------------------------===//
