@@ -81,6 +81,20 @@ def test_warp_exchange_uses_warp_barriers_only(mode, width):
     assert _shared_bytes(ptx) == -(-(128 // width) * (width * 4 + 1) * 4 // 16) * 16
 
 
+@pytest.mark.parametrize("mode", cm.WARP_EXCHANGE_MODES)
+@pytest.mark.parametrize("width", (8, 32))
+def test_warp_exchange_scratch_is_cubs_at_8_items(mode, width):
+    """cub::WarpExchange's TempStorage at 8 items a thread: width * 8 + 1 items a logical
+    warp, plus one slot per 32 of them that only ScatterToStriped uses (its ranks and
+    striped slots are padded, as CUB's; without it 8-lane scatters conflict on banks)."""
+    ptx = _ptx(cm.exchange_kernel(mode, 8, width, False), [I32, I32, I32, I32])
+    _no_local_memory(ptx)
+    items = width * 8 + 1
+    padded = items + (items >> 5 if mode.startswith("scatter") else 0)
+    assert _shared_bytes(ptx) == -(-(128 // width) * padded * 4 // 16) * 16
+    assert _block_barriers(ptx) == 0
+
+
 @pytest.mark.parametrize("mode", cm.SHUFFLE_MODES)
 def test_shuffle_compiles_with_one_barrier(mode):
     ipt = 1 if mode in ("offset", "rotate") else 4

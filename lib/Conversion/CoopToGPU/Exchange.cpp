@@ -202,7 +202,7 @@ struct ExchangeLowering : OpConversionPattern<ExchangeOp> {
         Value region = scratchRegion(ix, *tile, layout, t);
         for (Value rank : ranks)
           scatter.push_back(
-              ix.pad(ix.add(region, ix.index(rank)), layout.shiftPadding));
+              ix.add(region, ix.pad(ix.index(rank), layout.shiftPadding)));
       } else {
         scatter = scratchSlots(ix, access.scatter, *tile, layout, t);
       }

@@ -169,7 +169,7 @@ SmallVector<Value> lowering::scratchSlots(Ix ix, SlotMap map,
   }
   SmallVector<Value> slots;
   for (int64_t i = 0; i < tile.itemsPerThread; ++i)
-    slots.push_back(ix.pad(ix.add(region, position(i)), layout.shiftPadding));
+    slots.push_back(ix.add(region, ix.pad(position(i), layout.shiftPadding)));
   return slots;
 }
 

@@ -429,6 +429,39 @@ gpu.module @exchange_logical_warps {
 
 // -----
 
+// WarpExchange's ScatterToStriped at 8 items a thread pads like CUB's: each
+// logical warp of 8 holds 8*8+1 items plus (8*8+1) >> 5 = 2 padding slots
+// (67), and pads positions within its own region: rank + rank / 32 on the
+// scatter, the striped slot i*8 + lane + (i*8 + lane) / 32 on the gather.
+// CHECK-LABEL: gpu.func @warp_scatter_padding
+// CHECK: memref.view %{{.*}} to memref<536xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[G:.*]] = arith.divui %{{.*}}, %c8
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c8
+// CHECK: %[[REGION:.*]] = arith.muli %[[G]], %c67
+// CHECK: %[[RANK:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[PAD:.*]] = arith.shrui %[[RANK]], %c5
+// CHECK: %[[PADDED:.*]] = arith.addi %[[RANK]], %[[PAD]]
+// CHECK: %[[SLOT:.*]] = arith.addi %[[REGION]], %[[PADDED]]
+// CHECK: %[[LPAD:.*]] = arith.shrui %[[LANE]], %c5
+// CHECK: %[[LPADDED:.*]] = arith.addi %[[LANE]], %[[LPAD]]
+// CHECK: %[[GATHER:.*]] = arith.addi %[[REGION]], %[[LPADDED]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[SLOT]]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK: memref.load %{{.*}}[%[[GATHER]]]
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+gpu.module @warp_scatter_padding {
+  gpu.func @warp_scatter_padding(%in: memref<8xi32>, %ranks: memref<8xi32>, %out: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    coop.exchange %l, %in into %out mode = scatter_to_striped ranks = %ranks : memref<8xi32> : !coop.group<threads_within_warp, 8>, memref<8xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Time-sliced striped-to-blocked: one warp's 32*4 items per turn, two
 // block barriers per turn after the first (the reuse barrier is the
 // planner's), warp s gathers in turn s. The turn is a warp vote on the

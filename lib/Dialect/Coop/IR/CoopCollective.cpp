@@ -9,17 +9,19 @@ using namespace mlir;
 using namespace mlir::coop;
 
 ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
-                                         bool timeSliced) {
+                                         bool timeSliced, bool scatter) {
   int64_t ipt = tile.itemsPerThread;
+  // One padding slot per 32 items when ipt > 4 is a power of two: CUB's
+  // BlockExchange in every mode, WarpExchange in ScatterToStriped only.
+  bool pad = ipt > 4 && llvm::isPowerOf2_64(ipt);
   if (tile.warpLike) {
     // cub::WarpExchange (shared memory): width * ipt + 1 items per logical
-    // warp, one copy per group in the block.
-    int64_t stride = tile.groupSize * ipt + 1;
-    return ScratchLayout{stride * tile.groupsPerBlock(), false, stride};
+    // warp (padded), one copy per group in the block.
+    pad = pad && scatter;
+    int64_t items = tile.groupSize * ipt + 1;
+    int64_t stride = items + (pad ? items >> kLogSharedMemoryBanks : 0);
+    return ScratchLayout{stride * tile.groupsPerBlock(), pad, stride};
   }
-  // cub::BlockExchange: the tile (or one warp's slice of it), plus one
-  // padding slot per 32 items when ipt > 4 is a power of two.
-  bool pad = ipt > 4 && llvm::isPowerOf2_64(ipt);
   int64_t threads =
       timeSliced ? std::min(tile.blockSize, kWarpThreads) : tile.blockSize;
   int64_t items = threads * ipt;

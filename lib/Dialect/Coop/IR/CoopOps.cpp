@@ -365,7 +365,7 @@ LogicalResult ExchangeOp::verify() {
 
 std::optional<ScratchLayout>
 ExchangeOp::getScratchLayout(const TileGeometry &tile) {
-  return exchangeLayout(tile, getWarpTimeSlicing());
+  return exchangeLayout(tile, getWarpTimeSlicing(), isScatter());
 }
 
 ScratchAccess ExchangeOp::getScratchAccess(const TileGeometry &tile) {

@@ -74,7 +74,8 @@ struct ScratchLayout {
   /// Elements of the op's whole slice.
   int64_t elements;
   /// Index padding: one slot per 32 items (CUB's SHR_ADD), when
-  /// items_per_thread > 4 and a power of two.
+  /// items_per_thread > 4 and a power of two; a warp-like group pads the
+  /// positions within its own region.
   bool shiftPadding;
   /// For exchanges that each warp or logical warp does on its own: the
   /// element stride between consecutive groups' regions (0: one region).
@@ -119,8 +120,10 @@ struct RakingLayout {
 };
 
 /// The scratch layout of CUB's BlockExchange (one warp's items at a time
-/// when time-sliced) or, for warp-like groups, WarpExchange's.
-ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced);
+/// when time-sliced) or, for warp-like groups, WarpExchange's (whose
+/// `scatter` to striped order pads; its other modes do not).
+ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced,
+                             bool scatter = false);
 
 } // namespace mlir::coop
 
