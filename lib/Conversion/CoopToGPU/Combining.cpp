@@ -106,6 +106,14 @@ Value MaybeValue::combineBefore(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, present, combined, x);
 }
 
+MaybeValue MaybeValue::seeded(OpBuilder &b, Location loc,
+                              const Combiner &combiner, Value seed) const {
+  Value combined = combiner.combine(b, loc, seed, value);
+  if (!present)
+    return {combined, Value()};
+  return {arith::SelectOp::create(b, loc, present, combined, seed), Value()};
+}
+
 //===----------------------------------------------------------------------===//
 // Shuffles
 //===----------------------------------------------------------------------===//
@@ -378,11 +386,15 @@ Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
   return value;
 }
 
+bool lowering::exclusiveIsIdentityInFirstLane(const Combiner &combiner) {
+  return combiner.kind == BinaryOp::sum && isa<IntegerType>(combiner.type);
+}
+
 Value lowering::warpExclusiveFromInclusive(OpBuilder &b, Location loc,
                                            const Combiner &combiner,
                                            Value inclusive, Value value,
                                            Value mask) {
-  if (combiner.kind == BinaryOp::sum && isa<IntegerType>(combiner.type))
+  if (exclusiveIsIdentityInFirstLane(combiner))
     return arith::SubIOp::create(b, loc, inclusive, value);
   Ix ix{b, loc};
   return shuffle(b, loc, NVVM::ShflKind::up, inclusive, ix.c(1), mask);

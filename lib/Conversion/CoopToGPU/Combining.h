@@ -45,6 +45,11 @@ struct MaybeValue {
   /// `combiner(value, x)`, or `x` where the value is absent.
   Value combineBefore(OpBuilder &b, Location loc, const Combiner &combiner,
                       Value x) const;
+
+  /// `combiner(seed, value)`, or `seed` where the value is absent: a value
+  /// always present.
+  MaybeValue seeded(OpBuilder &b, Location loc, const Combiner &combiner,
+                    Value seed) const;
 };
 
 /// `v` (an index or an i32) as an i32.
@@ -110,12 +115,18 @@ Value warpInclusiveScan(OpBuilder &b, Location loc, const Combiner &combiner,
                         Value mask, ScanSteps steps = ScanSteps::fused);
 
 /// The exclusive scan of a lane from its inclusive scan `inclusive` and its
-/// own input `value` (undefined in each group's first lane): for integer sums
-/// `inclusive - value`, as WarpScanShfl's Update does; otherwise the
-/// inclusive scan of the lane before, one up-shuffle.
+/// own input `value`: for integer sums `inclusive - value`, as WarpScanShfl's
+/// Update does; otherwise the inclusive scan of the lane before, one
+/// up-shuffle. In each group's first lane it is the identity where
+/// `exclusiveIsIdentityInFirstLane`, undefined otherwise.
 Value warpExclusiveFromInclusive(OpBuilder &b, Location loc,
                                  const Combiner &combiner, Value inclusive,
                                  Value value, Value mask);
+
+/// Integer sums: `inclusive - value` is exactly 0 in a group's first lane,
+/// so that lane needs no select to take the identity or a seed (CUB keeps
+/// the select: an instruction of every scan).
+bool exclusiveIsIdentityInFirstLane(const Combiner &combiner);
 
 /// The scanned items of one thread, given the combination of everything
 /// before them: inclusive or exclusive (where the prefix is absent, the

@@ -68,7 +68,10 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
   Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
                       lanes - 1);
   Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
-  return {{before, ix.ge(laneInGroup, 1)}, aggregate};
+  return {{before, exclusiveIsIdentityInFirstLane(combiner)
+                       ? Value()
+                       : ix.ge(laneInGroup, 1)},
+          aggregate};
 }
 
 struct ScanLowering : OpConversionPattern<ScanOp> {
@@ -123,13 +126,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     Value aggregate = scan.aggregate;
     bool seededByRaking = !tile->warpLike &&
                           op.getBlockAlgorithm() != ScanAlgorithm::warp_scans;
-    if (seed && !seededByRaking) {
-      Value seeded = combiner.combine(rewriter, loc, seed, prefix.value);
-      if (prefix.present)
-        seeded = arith::SelectOp::create(rewriter, loc, prefix.present, seeded,
-                                         seed);
-      prefix = {seeded, Value()};
-    }
+    if (seed && !seededByRaking)
+      prefix = prefix.seeded(rewriter, loc, combiner, seed);
     if (initial && aggregate && !seededByRaking)
       aggregate = combiner.combine(rewriter, loc, initial, aggregate);
     SmallVector<Value> scanned =
@@ -165,7 +163,8 @@ private:
         warpInclusiveScan(b, loc, combiner, partial, lane, kWarpThreads, mask);
     Value before =
         warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
-    Value laneHas = ix.ge(lane, 1);
+    bool exact = exclusiveIsIdentityInFirstLane(combiner);
+    Value laneHas = exact ? Value() : ix.ge(lane, 1);
     if (warps == 1) {
       Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
                                 ix.c(lastWarpThreads - 1), mask);
@@ -175,7 +174,7 @@ private:
                                     callback.call(b, loc, ix.eq(lane, 0),
                                                   aggregate),
                                     ix.c(0), mask);
-        prefix = withBlockPrefix(b, loc, combiner, prefix, blockPrefix);
+        prefix = prefix.seeded(b, loc, combiner, blockPrefix);
       }
       return {prefix, aggregate};
     }
@@ -201,30 +200,22 @@ private:
     Value warpHas = ix.ge(warp, 1);
     Value withWarp = arith::SelectOp::create(
         b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before), before);
-    Value value = arith::SelectOp::create(b, loc, laneHas, withWarp, warpPrefix);
-    Value present = arith::OrIOp::create(b, loc, laneHas, warpHas);
-    MaybeValue prefix{value, present};
+    // A lane's prefix from the warps before and the lanes before; the first
+    // lane of warp 0 has none (the identity, where the lanes' is exact).
+    MaybeValue prefix =
+        exact ? MaybeValue{withWarp, Value()}
+              : MaybeValue{arith::SelectOp::create(b, loc, laneHas, withWarp,
+                                                   warpPrefix),
+                           arith::OrIOp::create(b, loc, laneHas, warpHas)};
     if (callback) {
       Value first = ix.eq(ltid, 0);
       storeIf(b, loc, first, callback.call(b, loc, first, total), scratch,
               ix.c(warps));
       gpu::BarrierOp::create(b, loc);
       Value blockPrefix = memref::LoadOp::create(b, loc, scratch, ix.c(warps));
-      prefix = withBlockPrefix(b, loc, combiner, prefix, blockPrefix);
+      prefix = prefix.seeded(b, loc, combiner, blockPrefix);
     }
     return {prefix, total};
-  }
-
-  /// The block prefix combined before a thread's prefix (the first
-  /// thread's prefix is the block prefix itself).
-  static MaybeValue withBlockPrefix(OpBuilder &b, Location loc,
-                                    const Combiner &combiner,
-                                    const MaybeValue &prefix,
-                                    Value blockPrefix) {
-    Value combined = combiner.combine(b, loc, blockPrefix, prefix.value);
-    return {arith::SelectOp::create(b, loc, prefix.present, combined,
-                                    blockPrefix),
-            Value()};
   }
 
   /// BlockScanRaking: every thread places its partial in the raking grid;
@@ -297,11 +288,7 @@ private:
                            ax.c(0), mask);
       MaybeValue running = segments.prefix;
       if (rakeSeed)
-        running = {arith::SelectOp::create(
-                       at, loc, running.present,
-                       combiner.combine(at, loc, rakeSeed, running.value),
-                       rakeSeed),
-                   Value()};
+        running = running.seeded(at, loc, combiner, rakeSeed);
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = memoize ? segment[j]
                              : Value(memref::LoadOp::create(
