@@ -11,10 +11,10 @@ gpu.module @m {
     %ts = coop.temp_storage
     %items = memref.alloca() : memref<4xi32>
     // CHECK: coop.load {{.*}} {coop.scratch_offset = 0 : i64}
-    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items)}}
+    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items, swizzled (low 2 bits ^ row << 0))}}
     coop.load %b, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32>, memref<4xi32>
     // CHECK: coop.store {{.*}} {coop.scratch_offset = 0 : i64}
-    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items)}}
+    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items, swizzled (low 2 bits ^ row << 0))}}
     coop.store %b, %items into %dst algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<4xi32>, memref<?xi32>
     gpu.return
   }
@@ -61,17 +61,19 @@ gpu.module @m {
 
 // -----
 
-// Mixed block and warp ops: a logical-warp transpose has width * ipt + 1
-// items per group, for the 8 groups a block of 64 holds.
+// Mixed block and warp ops: a logical-warp transpose has a region per
+// group, for the 8 groups a block of 64 holds: width * ipt items, which at
+// an odd ipt no two lanes of a warp access in one bank at once (CUB's
+// WarpExchange takes one more, which puts lanes 8 apart in one bank).
 gpu.module @m {
-  // expected-remark @+1 {{scratch buffer: 800 bytes, aligned to 16}}
+  // expected-remark @+1 {{scratch buffer: 768 bytes, aligned to 16}}
   gpu.func @mixed(%src: memref<?xf32>, %dst: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %b = coop.this_block
     %w = coop.this_warp
     %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
     %items = memref.alloca() : memref<3xf32>
-    // expected-remark @+1 {{scratch slice: offset 0, 800 bytes (200 items, per-group stride 25)}}
+    // expected-remark @+1 {{scratch slice: offset 0, 768 bytes (192 items, per-group stride 24)}}
     coop.load %l, %src into %items algorithm = transpose : !coop.group<threads_within_warp, 8>, memref<?xf32>, memref<3xf32>
     // expected-remark @+1 {{scratch slice: offset 0, 768 bytes (192 items)}}
     coop.store %b, %items into %dst algorithm = transpose : !coop.group<block>, memref<3xf32>, memref<?xf32>
@@ -81,15 +83,97 @@ gpu.module @m {
 
 // -----
 
-// Power-of-two items_per_thread above 4 pads one slot per 32 items.
+// A transpose at 8 items a thread: CUB pads one slot per 32 items (1056
+// slots), which leaves the blocked phase free of bank conflicts; swizzling
+// each bank row's low 3 bits by the row index does as well in 1024.
 gpu.module @m {
-  // expected-remark @+1 {{scratch buffer: 4224 bytes}}
-  gpu.func @padded(%src: memref<?xi32>) kernel
+  // expected-remark @+1 {{scratch buffer: 4096 bytes}}
+  gpu.func @swizzled(%src: memref<?xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
     %items = memref.alloca() : memref<8xi32>
-    // expected-remark @+1 {{scratch slice: offset 0, 4224 bytes (1056 items, padded)}}
+    // expected-remark @+1 {{scratch slice: offset 0, 4096 bytes (1024 items, swizzled (low 3 bits ^ row << 0))}}
     coop.load %b, %src into %items algorithm = warp_transpose : !coop.group<block>, memref<?xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A scatter's slots are its ranks, which no layout can foresee: CUB's
+// padding, one slot per 32 items at power-of-two items_per_thread above 4.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 4224 bytes}}
+  gpu.func @padded(%in: memref<8xi32>, %out: memref<8xi32>, %ranks: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // expected-remark @+1 {{scratch slice: offset 0, 4224 bytes (1056 items, padded)}}
+    coop.exchange %b, %in into %out mode = scatter_to_striped ranks = %ranks : memref<8xi32> : !coop.group<block>, memref<8xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Exchanges between static maps take the layout with the fewest bank
+// wavefronts (the first warp's accesses, both phases) within CUB's
+// TempStorage. A warp at 8 int32 a thread: CUB's blocked phase puts every
+// 4th lane in one bank (64 wavefronts); a swizzle of each bank row's low 3
+// bits by the row index puts them in distinct banks.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 2048 bytes}}
+  gpu.func @warp_swizzled(%in: memref<8xi32>, %out: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items, swizzled (low 3 bits ^ row << 0), per-group stride 256), bank wavefronts 8 + 8 (CUB's: 8 + 64)}}
+    coop.exchange %w, %in into %out mode = striped_to_blocked : !coop.group<warp>, memref<8xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Logical warps of 8 at 8 int32 a thread: 4 groups share a warp's banks;
+// the swizzle takes the row index shifted by 2 and keeps CUB's stride.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 2144 bytes}}
+  gpu.func @logical_swizzled(%in: memref<8xi32>, %out: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    // expected-remark @+1 {{scratch slice: offset 0, 2144 bytes (536 items, swizzled (low 3 bits ^ row << 2), per-group stride 67), bank wavefronts 24 + 8 (CUB's: 24 + 16)}}
+    coop.exchange %l, %in into %out mode = striped_to_blocked : !coop.group<threads_within_warp, 8>, memref<8xi32>, memref<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// At 4 int32 a thread no layout within CUB's 33 slots a group does better
+// than CUB's own, which it keeps.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 1056 bytes}}
+  gpu.func @logical_cubs(%in: memref<4xi32>, %out: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    // expected-remark @+1 {{scratch slice: offset 0, 1056 bytes (264 items, per-group stride 33), bank wavefronts 16 + 4 (CUB's: 16 + 4)}}
+    coop.exchange %l, %in into %out mode = striped_to_blocked : !coop.group<threads_within_warp, 8>, memref<4xi32>, memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A block exchange of float64 (two words an item), 4 a thread: CUB's
+// unpadded tile puts the blocked phase's lanes 4 apart in one bank.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 4096 bytes}}
+  gpu.func @block_swizzled(%in: memref<4xf64>, %out: memref<4xf64>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // expected-remark @+1 {{scratch slice: offset 0, 4096 bytes (512 items, swizzled (low 2 bits ^ row << 0)), bank wavefronts 8 + 8 (CUB's: 32 + 8)}}
+    coop.exchange %b, %in into %out mode = blocked_to_warp_striped : !coop.group<block>, memref<4xf64>, memref<4xf64>
     gpu.return
   }
 }
@@ -100,12 +184,12 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @dynamic
 // CHECK-SAME: coop.dynamic_shared_memory
 gpu.module @m {
-  // expected-remark @+1 {{scratch buffer: 67584 bytes, aligned to 16, dynamic shared memory}}
+  // expected-remark @+1 {{scratch buffer: 65536 bytes, aligned to 16, dynamic shared memory}}
   gpu.func @dynamic(%src: memref<?xf64>) kernel
       attributes {known_block_size = array<i32: 1024, 1, 1>} {
     %b = coop.this_block
     %items = memref.alloca() : memref<8xf64>
-    // expected-remark @+1 {{scratch slice: offset 0, 67584 bytes}}
+    // expected-remark @+1 {{scratch slice: offset 0, 65536 bytes}}
     coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xf64>, memref<8xf64>
     gpu.return
   }

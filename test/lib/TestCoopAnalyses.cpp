@@ -16,6 +16,27 @@ using namespace mlir::coop;
 
 namespace {
 
+std::string phaseWavefronts(const TileGeometry &tile,
+                            const ScratchAccess &access,
+                            const ScratchLayout &layout) {
+  return std::to_string(bankWavefronts(tile, access.scatter, layout)) + " + " +
+         std::to_string(bankWavefronts(tile, access.gather, layout));
+}
+
+/// The bank model's cost of an exchange between static maps, which picked
+/// its layout, beside CUB's layout's: ", bank wavefronts S + G (CUB's: S +
+/// G)" for its two phases.
+std::string wavefronts(const TileGeometry &tile, const ScratchAccess &access,
+                       const ScratchLayout &layout) {
+  if (access.scatter == SlotMap::dataDependent ||
+      access.gather == SlotMap::dataDependent)
+    return "";
+  ScratchLayout cub = cubExchangeLayout(tile, /*timeSliced=*/false,
+                                        /*padPositions=*/false);
+  return ", bank wavefronts " + phaseWavefronts(tile, access, layout) +
+         " (CUB's: " + phaseWavefronts(tile, access, cub) + ")";
+}
+
 struct TestPrintScratch
     : PassWrapper<TestPrintScratch, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintScratch)
@@ -44,11 +65,13 @@ struct TestPrintScratch
       op->emitRemark("scratch slice: offset ")
           << offset.getInt() << ", " << layout.bytes(tile->elementBytes)
           << " bytes (" << layout.elements << " items"
-          << (layout.shiftPadding ? ", padded" : "")
+          << (layout.padding.kind != SlotPadding::Kind::none
+                  ? ", " + layout.padding.str()
+                  : std::string())
           << (layout.groupStride ? ", per-group stride " +
                                        std::to_string(layout.groupStride)
                                  : std::string())
-          << ")";
+          << ")" << wavefronts(*tile, collective.getScratchAccess(*tile), layout);
     });
   }
 };

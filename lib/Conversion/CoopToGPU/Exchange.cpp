@@ -110,7 +110,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
       Ix tx{then, loc};
       memref::StoreOp::create(
           then, loc, items[i], scratch,
-          tx.pad(tx.sub(position, first), layout.shiftPadding));
+          tx.pad(tx.sub(position, first), layout.padding));
     }
     if (op.getMode() == ExchangeMode::blocked_to_striped) {
       auto turn = scf::IfOp::create(b, loc, warpTurn(b, loc, t.rank, s), false);
@@ -119,7 +119,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
       for (int64_t i = 0; i < n; ++i)
         memref::StoreOp::create(
             then, loc, items[i], scratch,
-            tx.pad(tx.add(tx.mul(lane, n), i), layout.shiftPadding));
+            tx.pad(tx.add(tx.mul(lane, n), i), layout.padding));
     }
     gpu::BarrierOp::create(b, loc);
     // Gather this slice's items of the output layout.
@@ -132,7 +132,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
       for (int64_t i = 0; i < n; ++i)
         loaded.push_back(memref::LoadOp::create(
             then, loc, scratch,
-            tx.pad(tx.add(tx.mul(lane, n), i), layout.shiftPadding)));
+            tx.pad(tx.add(tx.mul(lane, n), i), layout.padding)));
       scf::YieldOp::create(then, loc, ValueRange(loaded));
       OpBuilder otherwise = elseBuilder(b, turn);
       scf::YieldOp::create(otherwise, loc, ValueRange(output));
@@ -151,7 +151,7 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
           then, loc,
           Value(memref::LoadOp::create(
               then, loc, scratch,
-              tx.pad(tx.sub(position, first), layout.shiftPadding))));
+              tx.pad(tx.sub(position, first), layout.padding))));
       OpBuilder otherwise = elseBuilder(b, guard);
       scf::YieldOp::create(otherwise, loc, output[i]);
       output[i] = guard.getResult(0);
@@ -202,7 +202,7 @@ struct ExchangeLowering : OpConversionPattern<ExchangeOp> {
         Value region = scratchRegion(ix, *tile, layout, t);
         for (Value rank : ranks)
           scatter.push_back(
-              ix.add(region, ix.pad(ix.index(rank), layout.shiftPadding)));
+              ix.add(region, ix.pad(ix.index(rank), layout.padding)));
       } else {
         scatter = scratchSlots(ix, access.scatter, *tile, layout, t);
       }

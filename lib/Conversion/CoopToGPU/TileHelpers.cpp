@@ -58,11 +58,23 @@ Value Ix::eq(Value x, int64_t y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(x, y));
 }
 Value Ix::both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-Value Ix::pad(Value x, bool enabled) {
-  if (!enabled)
+Value Ix::pad(Value x, const SlotPadding &padding) {
+  switch (padding.kind) {
+  case SlotPadding::Kind::none:
     return x;
-  return add(x, Value(arith::ShRUIOp::create(b, loc, x,
-                                             c(x, kLogSharedMemoryBanks))));
+  case SlotPadding::Kind::shiftAdd:
+    return add(x, Value(arith::ShRUIOp::create(b, loc, x,
+                                               c(x, kLogSharedMemoryBanks))));
+  case SlotPadding::Kind::xorRow: {
+    Value row = arith::ShRUIOp::create(b, loc, x, c(x, padding.rowShift));
+    if (padding.rowScale)
+      row = arith::ShLIOp::create(b, loc, row, c(x, padding.rowScale));
+    Value low = arith::AndIOp::create(b, loc, row,
+                                      c(x, (int64_t(1) << padding.bits) - 1));
+    return arith::XOrIOp::create(b, loc, x, low);
+  }
+  }
+  llvm_unreachable("unknown slot padding");
 }
 Value Ix::index(Value integer) {
   if (integer.getType().isIndex())
@@ -169,7 +181,7 @@ SmallVector<Value> lowering::scratchSlots(Ix ix, SlotMap map,
   }
   SmallVector<Value> slots;
   for (int64_t i = 0; i < tile.itemsPerThread; ++i)
-    slots.push_back(ix.add(region, ix.pad(position(i), layout.shiftPadding)));
+    slots.push_back(ix.add(region, ix.pad(position(i), layout.padding)));
   return slots;
 }
 

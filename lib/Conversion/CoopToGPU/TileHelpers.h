@@ -42,8 +42,8 @@ struct Ix {
   Value ge(Value x, int64_t y);
   Value eq(Value x, int64_t y);
   Value both(Value x, Value y);
-  /// CUB's SHR_ADD padding: one extra slot per 32 items.
-  Value pad(Value x, bool enabled);
+  /// The slot of position `x` within its region (SlotPadding::apply).
+  Value pad(Value x, const SlotPadding &padding);
   /// An integer of any width as an index (sign-extended).
   Value index(Value integer);
 };

@@ -27,7 +27,8 @@
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[S1]]]
 
 // Striped loads, scattered striped into scratch, a block barrier, gathered
-// blocked.
+// blocked. Position p's slot is p ^ ((p >> 5) & 1): the blocked phase's
+// lanes t and t + 16 (positions 2t and 2t + 32) then take distinct banks.
 // CHECK-LABEL: gpu.func @transpose
 // CHECK: %[[BUF:.*]] = memref.get_global @__coop_scratch_transpose : memref<512xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[T:.*]] = gpu.thread_id x
@@ -35,13 +36,25 @@
 // CHECK: %[[S1:.*]] = arith.addi %[[T]], %c64
 // CHECK: %[[V1:.*]] = memref.load %{{.*}}[%[[S1]]] : memref<?xi32>
 // CHECK: %[[VIEW:.*]] = memref.view %[[BUF]][%c0][] : memref<512xi8, #gpu.address_space<workgroup>> to memref<128xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[R0:.*]] = arith.shrui %[[T]], %c5
+// CHECK: %[[X0:.*]] = arith.andi %[[R0]], %c1
+// CHECK: %[[P0:.*]] = arith.xori %[[T]], %[[X0]]
+// CHECK: %[[R1:.*]] = arith.shrui %[[S1]], %c5
+// CHECK: %[[X1:.*]] = arith.andi %[[R1]], %c1
+// CHECK: %[[P1:.*]] = arith.xori %[[S1]], %[[X1]]
 // CHECK: %[[B0:.*]] = arith.muli %[[T]], %c2
+// CHECK: %[[BR0:.*]] = arith.shrui %[[B0]], %c5
+// CHECK: %[[BX0:.*]] = arith.andi %[[BR0]], %c1
+// CHECK: %[[G0:.*]] = arith.xori %[[B0]], %[[BX0]]
 // CHECK: %[[B1:.*]] = arith.addi %[[B0]], %c1
-// CHECK: memref.store %[[V0]], %[[VIEW]][%[[T]]]
-// CHECK: memref.store %[[V1]], %[[VIEW]][%[[S1]]]
+// CHECK: %[[BR1:.*]] = arith.shrui %[[B1]], %c5
+// CHECK: %[[BX1:.*]] = arith.andi %[[BR1]], %c1
+// CHECK: %[[G1:.*]] = arith.xori %[[B1]], %[[BX1]]
+// CHECK: memref.store %[[V0]], %[[VIEW]][%[[P0]]]
+// CHECK: memref.store %[[V1]], %[[VIEW]][%[[P1]]]
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: memref.load %[[VIEW]][%[[B0]]]
-// CHECK-NEXT: memref.load %[[VIEW]][%[[B1]]]
+// CHECK-NEXT: memref.load %[[VIEW]][%[[G0]]]
+// CHECK-NEXT: memref.load %[[VIEW]][%[[G1]]]
 
 // Warp-striped loads (each warp owns 32*ipt items), a per-warp region of
 // scratch and a warp barrier.
@@ -307,7 +320,8 @@ gpu.module @read_only {
 
 // A logical warp of 4 lanes in an 8x8 block: lane and group from the
 // linearized rank, the group's tile at (rank / 4) * 4 * ipt, its own scratch
-// region of 4 * ipt + 1 items, and a warp barrier over its 4 lanes.
+// region of 4 * ipt items (CUB's one more slot a region only spreads a
+// warp's bytes over more words), and a warp barrier over its 4 lanes.
 // CHECK-LABEL: gpu.func @logical_warp
 // CHECK: %[[X:.*]] = gpu.thread_id x
 // CHECK: %[[Y:.*]] = gpu.thread_id y
@@ -318,17 +332,15 @@ gpu.module @read_only {
 // CHECK: %[[BASE:.*]] = arith.muli %[[G]], %c4
 // CHECK: %[[I0:.*]] = arith.addi %[[BASE]], %[[L]]
 // CHECK: memref.load %{{.*}}[%[[I0]]] : memref<?xi8>
-// CHECK: memref.view {{.*}} to memref<80xi8, #gpu.address_space<workgroup>>
-// CHECK: %[[REGION:.*]] = arith.muli %[[G]], %c5
-// CHECK: %[[S0:.*]] = arith.addi %[[REGION]], %[[L]]
-// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[S0]]]
+// CHECK: memref.view {{.*}} to memref<64xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[I0]]]
 // CHECK: %[[LANE:.*]] = arith.remui %[[R]], %c32
 // CHECK: %[[SUB:.*]] = arith.divui %[[LANE]], %c4
 // CHECK: %[[SHIFT:.*]] = arith.muli %[[SUB]], %c4
 // CHECK: %[[S32:.*]] = arith.index_castui %[[SHIFT]] : index to i32
 // CHECK: %[[MASK:.*]] = arith.shli %c15_i32, %[[S32]]
 // CHECK: nvvm.bar.warp.sync %[[MASK]]
-// CHECK: memref.load %[[VIEW]][%[[S0]]]
+// CHECK: memref.load %[[VIEW]][%[[I0]]]
 gpu.module @m {
   gpu.func @logical_warp(%src: memref<?xi8>) kernel
       attributes {known_block_size = array<i32: 8, 8, 1>} {
@@ -345,7 +357,7 @@ gpu.module @m {
 // Past 48 KiB the scratch is dynamic shared memory.
 // CHECK-LABEL: gpu.func @dynamic
 // CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK: memref.view %[[DYN]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8448xf64, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[DYN]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf64, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.global
 gpu.module @m {
   gpu.func @dynamic(%src: memref<?xf64>) kernel
@@ -364,7 +376,7 @@ gpu.module @m {
 // CHECK-LABEL: func.func @caller_owned
 // CHECK-SAME: (%[[SRC:.*]]: memref<?xf64>, %[[SCRATCH:.*]]: memref<?xi8, #gpu.address_space<workgroup>> {coop.scratch})
 // CHECK-NOT: gpu.dynamic_shared_memory
-// CHECK: memref.view %[[SCRATCH]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8448xf64, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[SCRATCH]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf64, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.global
 // CHECK: return
 module {

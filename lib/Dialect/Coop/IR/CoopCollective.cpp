@@ -3,30 +3,162 @@
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 #include "coop/Dialect/Coop/IR/LaunchFacts.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::coop;
 
-ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
-                                         bool timeSliced, bool scatter) {
+int64_t SlotPadding::apply(int64_t position) const {
+  switch (kind) {
+  case Kind::none:
+    return position;
+  case Kind::shiftAdd:
+    return position + (position >> kLogSharedMemoryBanks);
+  case Kind::xorRow:
+    return position ^ (((position >> rowShift) << rowScale) &
+                       ((int64_t(1) << bits) - 1));
+  }
+  llvm_unreachable("unknown slot padding");
+}
+
+std::string SlotPadding::str() const {
+  switch (kind) {
+  case Kind::none:
+    return "";
+  case Kind::shiftAdd:
+    return "padded";
+  case Kind::xorRow:
+    return "swizzled (low " + std::to_string(bits) + " bits ^ row << " +
+           std::to_string(rowScale) + ")";
+  }
+  llvm_unreachable("unknown slot padding");
+}
+
+/// The position of item `i` of the thread of group rank `rank` (and lane
+/// `lane` of its warp) in a phase's map.
+static int64_t mapPosition(const TileGeometry &tile, SlotMap map,
+                           int64_t rank, int64_t lane, int64_t i) {
+  switch (map) {
+  case SlotMap::blocked:
+    return rank * tile.itemsPerThread + i;
+  case SlotMap::striped:
+    return rank + i * tile.groupSize;
+  case SlotMap::warpStriped:
+    return lane + i * kWarpThreads;
+  case SlotMap::dataDependent:
+    break;
+  }
+  llvm_unreachable("data-dependent slots have no static map");
+}
+
+int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
+                                   const ScratchLayout &layout) {
+  constexpr int64_t wordBytes = 4;
+  int64_t lanes = std::min(tile.blockSize, kWarpThreads);
+  int64_t total = 0;
+  SmallVector<std::pair<int64_t, int64_t>> bankWords;
+  for (int64_t i = 0; i < tile.itemsPerThread; ++i) {
+    bankWords.clear();
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      int64_t rank = tile.warpLike ? lane % tile.groupSize : lane;
+      int64_t region = tile.warpLike ? lane / tile.groupSize * layout.groupStride
+                                     : 0;
+      int64_t slot =
+          region + layout.padding.apply(mapPosition(tile, map, rank, lane, i));
+      int64_t first = slot * tile.elementBytes;
+      for (int64_t byte = first; byte < first + tile.elementBytes;
+           byte += wordBytes) {
+        int64_t word = byte / wordBytes;
+        bankWords.push_back({word % kWarpThreads, word});
+      }
+    }
+    // Lanes reading one word share it; distinct words of one bank serialize.
+    llvm::sort(bankWords);
+    bankWords.erase(std::unique(bankWords.begin(), bankWords.end()),
+                    bankWords.end());
+    int64_t worst = 0;
+    for (size_t k = 0; k < bankWords.size();) {
+      size_t end = k;
+      while (end < bankWords.size() && bankWords[end].first == bankWords[k].first)
+        ++end;
+      worst = std::max<int64_t>(worst, end - k);
+      k = end;
+    }
+    total += worst;
+  }
+  return total;
+}
+
+ScratchLayout mlir::coop::cubExchangeLayout(const TileGeometry &tile,
+                                            bool timeSliced,
+                                            bool padPositions) {
   int64_t ipt = tile.itemsPerThread;
-  // One padding slot per 32 items when ipt > 4 is a power of two: CUB's
-  // BlockExchange in every mode, WarpExchange in ScatterToStriped only.
   bool pad = ipt > 4 && llvm::isPowerOf2_64(ipt);
   if (tile.warpLike) {
-    // cub::WarpExchange (shared memory): width * ipt + 1 items per logical
-    // warp (padded), one copy per group in the block.
-    pad = pad && scatter;
     int64_t items = tile.groupSize * ipt + 1;
     int64_t stride = items + (pad ? items >> kLogSharedMemoryBanks : 0);
-    return ScratchLayout{stride * tile.groupsPerBlock(), pad, stride};
+    return ScratchLayout{stride * tile.groupsPerBlock(),
+                         pad && padPositions ? SlotPadding::shiftAdd()
+                                             : SlotPadding(),
+                         stride};
   }
   int64_t threads =
       timeSliced ? std::min(tile.blockSize, kWarpThreads) : tile.blockSize;
   int64_t items = threads * ipt;
-  return ScratchLayout{items + (pad ? items >> kLogSharedMemoryBanks : 0), pad,
-                       0};
+  return ScratchLayout{items + (pad ? items >> kLogSharedMemoryBanks : 0),
+                       pad ? SlotPadding::shiftAdd() : SlotPadding(), 0};
+}
+
+ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
+                                         bool timeSliced,
+                                         const ScratchAccess &access) {
+  bool staticMaps = access.scatter != SlotMap::dataDependent &&
+                    access.gather != SlotMap::dataDependent;
+  ScratchLayout cub = cubExchangeLayout(tile, timeSliced, !staticMaps);
+  if (timeSliced || !staticMaps)
+    return cub;
+
+  SmallVector<SlotPadding> paddings = {SlotPadding(), SlotPadding::shiftAdd()};
+  constexpr int64_t rowBytes = kWarpThreads * 4;
+  if (rowBytes % tile.elementBytes == 0) {
+    int64_t rowShift = llvm::Log2_64(rowBytes / tile.elementBytes);
+    for (int64_t bits = 1; bits <= kLogSharedMemoryBanks; ++bits)
+      for (int64_t rowScale = 0; rowScale <= 2; ++rowScale)
+        paddings.push_back(SlotPadding::xorRow(rowShift, rowScale, bits));
+  }
+  int64_t items = tile.tileItems();
+  // The slots a layout may take: CUB's TempStorage (per group, for warps).
+  int64_t budget = tile.warpLike ? cub.groupStride : cub.elements;
+  std::optional<std::pair<int64_t, int64_t>> best;
+  ScratchLayout chosen = cub;
+  for (const SlotPadding &padding : paddings) {
+    int64_t needed = 0;
+    for (int64_t p = 0; p < items; ++p)
+      needed = std::max(needed, padding.apply(p) + 1);
+    SmallVector<int64_t> strides = {needed};
+    if (tile.warpLike)
+      strides.append({items + 1, budget});
+    for (int64_t stride : strides) {
+      if (stride < needed || stride > budget)
+        continue;
+      ScratchLayout layout =
+          tile.warpLike
+              ? ScratchLayout{stride * tile.groupsPerBlock(), padding, stride}
+              : ScratchLayout{stride, padding, 0};
+      std::pair<int64_t, int64_t> cost = {
+          bankWavefronts(tile, access.scatter, layout) +
+              bankWavefronts(tile, access.gather, layout),
+          stride};
+      if (!best || cost < *best) {
+        best = cost;
+        chosen = layout;
+      }
+    }
+  }
+  return chosen;
 }
 
 RakingLayout::RakingLayout(int64_t sharedElements)

@@ -239,8 +239,10 @@ static std::optional<ScratchLayout> tileLayout(Algorithm algorithm,
                                                const TileGeometry &tile) {
   if (!usesScratch(algorithm))
     return std::nullopt;
-  return exchangeLayout(tile, !tile.warpLike &&
-                                  algorithm == Algorithm::warp_transpose_timesliced);
+  return exchangeLayout(
+      tile,
+      !tile.warpLike && algorithm == Algorithm::warp_transpose_timesliced,
+      tileAccess(algorithm, tile, /*toBlocked=*/true));
 }
 
 std::optional<ScratchLayout> LoadOp::getScratchLayout(const TileGeometry &tile) {
@@ -365,7 +367,7 @@ LogicalResult ExchangeOp::verify() {
 
 std::optional<ScratchLayout>
 ExchangeOp::getScratchLayout(const TileGeometry &tile) {
-  return exchangeLayout(tile, getWarpTimeSlicing(), isScatter());
+  return exchangeLayout(tile, getWarpTimeSlicing(), getScratchAccess(tile));
 }
 
 ScratchAccess ExchangeOp::getScratchAccess(const TileGeometry &tile) {
@@ -455,7 +457,7 @@ std::optional<ScratchLayout>
 ShuffleOp::getScratchLayout(const TileGeometry &tile) {
   // One item per thread: CUB's BlockShuffle keeps `prev[BLOCK_THREADS]` (and
   // a `next` array that none of its methods needs).
-  return ScratchLayout{tile.blockSize, false, 0};
+  return ScratchLayout{tile.blockSize, SlotPadding(), 0};
 }
 
 ScratchAccess ShuffleOp::getScratchAccess(const TileGeometry &) {
@@ -545,14 +547,14 @@ ReduceOp::getScratchLayout(const TileGeometry &tile) {
   switch (getBlockAlgorithm()) {
   case ReduceAlgorithm::warp_reductions:
     // One aggregate per warp (CUB's warp_aggregates).
-    return ScratchLayout{llvm::divideCeil(block, kWarpThreads), false, 0};
+    return ScratchLayout{llvm::divideCeil(block, kWarpThreads), SlotPadding(), 0};
   case ReduceAlgorithm::raking_commutative_only:
     if (block % kWarpThreads == 0 && block > kWarpThreads && !getValidItems())
       return ScratchLayout{
-          RakingLayout(block - kWarpThreads).gridElements(), false, 0};
+          RakingLayout(block - kWarpThreads).gridElements(), SlotPadding(), 0};
     [[fallthrough]];
   case ReduceAlgorithm::raking:
-    return ScratchLayout{RakingLayout(block).gridElements(), false, 0};
+    return ScratchLayout{RakingLayout(block).gridElements(), SlotPadding(), 0};
   }
   llvm_unreachable("unknown reduce algorithm");
 }
@@ -648,13 +650,13 @@ std::optional<ScratchLayout> ScanOp::getScratchLayout(const TileGeometry &tile) 
     // more than one warp needs it (CUB's block_prefix).
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     return ScratchLayout{
-        warps + (getPrefixCallback() && warps > 1 ? 1 : 0), false, 0};
+        warps + (getPrefixCallback() && warps > 1 ? 1 : 0), SlotPadding(), 0};
   }
   // The raking grid, and the block aggregate after it when it is asked for
   // (CUB's TempStorage always has the slot).
   return ScratchLayout{RakingLayout(tile.blockSize).gridElements() +
                            (getAggregate() ? 1 : 0),
-                       false, 0};
+                       SlotPadding(), 0};
 }
 
 ScratchAccess ScanOp::getScratchAccess(const TileGeometry &) {

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::coop {
 
@@ -69,14 +70,33 @@ struct TileGeometry {
   }
 };
 
+/// Where an exchange's position p (within its group's region) lands: at p,
+/// at p + p/32 (CUB's SHR_ADD: one padding slot per 32 items), or at p with
+/// its low `bits` bits XORed by its bank row (the 128 bytes of 32 banks:
+/// `rowShift` = log2 of the items a row holds), shifted left by `rowScale`.
+/// The swizzle permutes positions within aligned runs of 2^bits items, so
+/// it costs no slot.
+struct SlotPadding {
+  enum class Kind { none, shiftAdd, xorRow };
+  Kind kind = Kind::none;
+  int64_t rowShift = 0;
+  int64_t rowScale = 0;
+  int64_t bits = 0;
+
+  static SlotPadding shiftAdd() { return {Kind::shiftAdd, 0, 0, 0}; }
+  static SlotPadding xorRow(int64_t rowShift, int64_t rowScale, int64_t bits) {
+    return {Kind::xorRow, rowShift, rowScale, bits};
+  }
+  int64_t apply(int64_t position) const;
+  std::string str() const;
+};
+
 /// How an op lays out its items in its scratch slice.
 struct ScratchLayout {
   /// Elements of the op's whole slice.
   int64_t elements;
-  /// Index padding: one slot per 32 items (CUB's SHR_ADD), when
-  /// items_per_thread > 4 and a power of two; a warp-like group pads the
-  /// positions within its own region.
-  bool shiftPadding;
+  /// Where each position lands within its region.
+  SlotPadding padding;
   /// For exchanges that each warp or logical warp does on its own: the
   /// element stride between consecutive groups' regions (0: one region).
   int64_t groupStride;
@@ -119,11 +139,29 @@ struct RakingLayout {
   bool unguarded() const { return sharedElements % rakingThreads == 0; }
 };
 
-/// The scratch layout of CUB's BlockExchange (one warp's items at a time
-/// when time-sliced) or, for warp-like groups, WarpExchange's (whose
-/// `scatter` to striped order pads; its other modes do not).
+/// CUB's exchange layouts: BlockExchange pads one slot per 32 items when
+/// items_per_thread > 4 is a power of two (one warp's items at a time when
+/// time-sliced); WarpExchange keeps width * ipt + 1 items per logical warp,
+/// padded alike in its TempStorage, but only ScatterToStriped
+/// (`padPositions`) pads its positions.
+ScratchLayout cubExchangeLayout(const TileGeometry &tile, bool timeSliced,
+                                bool padPositions);
+
+/// The scratch layout of an exchange with the phases `access` (a load or
+/// store transpose, or coop.exchange). Scatters and time-sliced exchanges
+/// take CUB's (BlockExchange's, one warp's items at a time when time-sliced;
+/// WarpExchange's per logical warp, padded in ScatterToStriped). Exchanges
+/// between static maps take the layout with the fewest shared-memory bank
+/// wavefronts over their two phases in one warp's accesses (the first
+/// warp's lanes, every logical warp in it), among identity, CUB's padding
+/// and row swizzles that fit CUB's TempStorage; ties go to fewer slots.
 ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced,
-                             bool scatter = false);
+                             const ScratchAccess &access);
+
+/// The bank wavefronts of one phase's accesses (one per item a thread) by
+/// the first warp's lanes under `layout`.
+int64_t bankWavefronts(const TileGeometry &tile, SlotMap map,
+                       const ScratchLayout &layout);
 
 } // namespace mlir::coop
 
