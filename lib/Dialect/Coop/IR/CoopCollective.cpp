@@ -7,6 +7,9 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::coop;
@@ -59,9 +62,13 @@ int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
   constexpr int64_t wordBytes = 4;
   int64_t lanes = std::min(tile.blockSize, kWarpThreads);
   int64_t total = 0;
-  SmallVector<std::pair<int64_t, int64_t>> bankWords;
+  // Per bank, the distinct words an access touches: lanes reading one word
+  // share it; distinct words of one bank serialize.
+  std::array<SmallVector<int64_t, 4>, kWarpThreads> bankWords;
   for (int64_t i = 0; i < tile.itemsPerThread; ++i) {
-    bankWords.clear();
+    for (SmallVector<int64_t, 4> &words : bankWords)
+      words.clear();
+    size_t worst = 0;
     for (int64_t lane = 0; lane < lanes; ++lane) {
       int64_t rank = tile.warpLike ? lane % tile.groupSize : lane;
       int64_t region = tile.warpLike ? lane / tile.groupSize * layout.groupStride
@@ -72,20 +79,12 @@ int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
       for (int64_t byte = first; byte < first + tile.elementBytes;
            byte += wordBytes) {
         int64_t word = byte / wordBytes;
-        bankWords.push_back({word % kWarpThreads, word});
+        SmallVector<int64_t, 4> &words = bankWords[word % kWarpThreads];
+        if (!llvm::is_contained(words, word)) {
+          words.push_back(word);
+          worst = std::max(worst, words.size());
+        }
       }
-    }
-    // Lanes reading one word share it; distinct words of one bank serialize.
-    llvm::sort(bankWords);
-    bankWords.erase(std::unique(bankWords.begin(), bankWords.end()),
-                    bankWords.end());
-    int64_t worst = 0;
-    for (size_t k = 0; k < bankWords.size();) {
-      size_t end = k;
-      while (end < bankWords.size() && bankWords[end].first == bankWords[k].first)
-        ++end;
-      worst = std::max<int64_t>(worst, end - k);
-      k = end;
     }
     total += worst;
   }
@@ -120,6 +119,16 @@ ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
   ScratchLayout cub = cubExchangeLayout(tile, timeSliced, !staticMaps);
   if (timeSliced || !staticMaps)
     return cub;
+  // The model costs up to a few milliseconds at 16 items a thread; a kernel's
+  // sites often share a geometry. Each compiling thread keeps its own.
+  using Key = std::tuple<bool, int64_t, int64_t, int64_t, int64_t, SlotMap,
+                         SlotMap>;
+  thread_local std::map<Key, ScratchLayout> chosenLayouts;
+  Key key{tile.warpLike,       tile.groupSize,     tile.blockSize,
+          tile.itemsPerThread, tile.elementBytes, access.scatter,
+          access.gather};
+  if (auto known = chosenLayouts.find(key); known != chosenLayouts.end())
+    return known->second;
 
   SmallVector<SlotPadding> paddings = {SlotPadding(), SlotPadding::shiftAdd()};
   constexpr int64_t rowBytes = kWarpThreads * 4;
@@ -158,6 +167,7 @@ ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
       }
     }
   }
+  chosenLayouts.emplace(key, chosen);
   return chosen;
 }
 
