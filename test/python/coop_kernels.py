@@ -84,19 +84,23 @@ class Case:
         return np.dtype(self.numpy_dtype).itemsize
 
 
-def expected_shared_bytes(case: Case) -> int:
-    """CUB's scratch formulas, written independently of the compiler."""
+def shared_bytes_bounds(case: Case) -> tuple[int, int]:
+    """(the tile's, CUB's TempStorage's) scratch bytes, written independently of the
+    compiler: a transpose's layout is the bank model's (plan-scratch.mlir tests which),
+    never more than CUB's and never less than the items it holds; time-sliced is CUB's."""
     n, eb = case.ipt, case.element_bytes
     pad = n > 4 and (n & (n - 1)) == 0
     if case.algorithm not in ("transpose", "warp_transpose", "warp_transpose_timesliced"):
-        return 0
+        return 0, 0
     if case.width is not None:
-        items = (case.width * n + 1) * (case.block_size // case.width)
+        groups = case.block_size // case.width
+        per_group = case.width * n + 1
+        tile, cub = case.width * n * groups, (per_group + (per_group >> 5 if pad else 0)) * groups
     elif case.algorithm == "warp_transpose_timesliced":
-        items = WARP * n + ((WARP * n) >> 5 if pad else 0)
+        tile = cub = WARP * n + ((WARP * n) >> 5 if pad else 0)
     else:
-        items = case.block_items + ((case.block_items >> 5) if pad else 0)
-    return -(-items * eb // 16) * 16
+        tile, cub = case.block_items, case.block_items + ((case.block_items >> 5) if pad else 0)
+    return -(-tile * eb // 16) * 16, -(-cub * eb // 16) * 16
 
 
 def _group(case: Case) -> tuple[str, str]:

@@ -1,5 +1,5 @@
 """Every load/store algorithm compiles to PTX that ptxas accepts, with no
-local-memory stack frame, no spills, and exactly the planned shared memory.
+local-memory stack frame, no spills, and shared memory between the tile's and CUB's.
 
 The matrix: every algorithm x {int8, int16, int32, int64, float32, float64} x
 items_per_thread {1, 3, 4, 8} x block {32, 128, 256, (8, 16, 1)}, for blocks,
@@ -35,7 +35,8 @@ def test_matrix_compiles_without_local_memory(batch):
         elif r.stack or r.spill_stores or r.spill_loads:
             problems.append(f"{case.name}: {r.stack} bytes stack, "
                             f"{r.spill_stores}/{r.spill_loads} bytes spilled")
-        elif r.shared != ck.expected_shared_bytes(case):
+        elif not ck.shared_bytes_bounds(case)[0] <= r.shared <= ck.shared_bytes_bounds(case)[1]:
+            low, high = ck.shared_bytes_bounds(case)
             problems.append(f"{case.name}: {r.shared} bytes shared memory, "
-                            f"planned {ck.expected_shared_bytes(case)}")
+                            f"outside [{low}, {high}] (the tile's, CUB's)")
     assert not problems, f"{len(problems)} of {len(cases)} kernels:\n" + "\n".join(problems[:40])
