@@ -188,15 +188,12 @@ private:
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
     storeIf(b, loc, isLast, inclusive, scratch, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
-    Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
-    Value warpPrefix = total;
-    for (int64_t w = 1; w < warps; ++w) {
-      if (w > 1)
-        warpPrefix =
-            arith::SelectOp::create(b, loc, ix.eq(warp, w), total, warpPrefix);
-      total = combiner.combine(
-          b, loc, total, memref::LoadOp::create(b, loc, scratch, ix.c(w)));
-    }
+    auto [warpPrefix, total] =
+        warps > 4 && lastWarpThreads == kWarpThreads && combiner.kind &&
+                isa<IntegerType>(combiner.type)
+            ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp, lane,
+                                       warps)
+            : combineWarpAggregates(b, loc, combiner, scratch, warp, warps);
     Value warpHas = ix.ge(warp, 1);
     Value withWarp = arith::SelectOp::create(
         b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before), before);
@@ -216,6 +213,56 @@ private:
       prefix = prefix.seeded(b, loc, combiner, blockPrefix);
     }
     return {prefix, total};
+  }
+
+  /// CUB's ApplyWarpAggregates, unrolled over the warps: every thread reads
+  /// every aggregate, folds them in warp order and selects those before its
+  /// warp. (warp prefix, block aggregate); warp 0's prefix is unspecified.
+  static std::pair<Value, Value> combineWarpAggregates(
+      OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
+      Value warp, int64_t warps) {
+    Ix ix{b, loc};
+    Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
+    Value warpPrefix = total;
+    for (int64_t w = 1; w < warps; ++w) {
+      if (w > 1)
+        warpPrefix =
+            arith::SelectOp::create(b, loc, ix.eq(warp, w), total, warpPrefix);
+      total = combiner.combine(
+          b, loc, total, memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+    }
+    return {warpPrefix, total};
+  }
+
+  /// Past four warps, for integer named operators (exact in any
+  /// association), each warp scans the aggregates as a warp scan of
+  /// `warps` lanes, lane w reading warp w's, and takes its prefix and the
+  /// total by shuffles: one shared load instead of one a warp, and no
+  /// select a warp (CUB's thread folds and selects every aggregate: at 8
+  /// warps of 64-bit items 14 selects whose predicates ptxas keeps live in
+  /// registers across a loop). Floats keep CUB's order of additions.
+  static std::pair<Value, Value> scanWarpAggregatesByWarp(
+      OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
+      Value warp, Value lane, int64_t warps) {
+    Ix ix{b, loc};
+    int64_t width = llvm::PowerOf2Ceil(warps);
+    Value slot = ix.index(
+        arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
+    Value item = memref::LoadOp::create(b, loc, scratch, slot);
+    Value counted = arith::SelectOp::create(b, loc, ix.lt(lane, warps), item,
+                                            combiner.identity(b, loc));
+    Value full = i32Constant(b, loc, -1);
+    Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
+                                        ix.rem(lane, width), width, full);
+    Value total =
+        shuffle(b, loc, NVVM::ShflKind::idx, inclusive, ix.c(warps - 1), full);
+    // Warp 0 reads lane 0's (its prefix is unused).
+    Value before = arith::SelectOp::create(
+        b, loc, ix.ge(warp, 1), arith::SubIOp::create(b, loc, warp, ix.c(warp, 1)),
+        ix.c(warp, 0));
+    Value warpPrefix =
+        shuffle(b, loc, NVVM::ShflKind::idx, inclusive, before, full);
+    return {warpPrefix, total};
   }
 
   /// BlockScanRaking: every thread places its partial in the raking grid;
