@@ -320,8 +320,7 @@ gpu.module @read_only {
 
 // A logical warp of 4 lanes in an 8x8 block: lane and group from the
 // linearized rank, the group's tile at (rank / 4) * 4 * ipt, its own scratch
-// region of 4 * ipt items (CUB's one more slot a region only spreads a
-// warp's bytes over more words), and a warp barrier over its 4 lanes.
+// region of 4 * ipt + 1 items, and a warp barrier over its 4 lanes.
 // CHECK-LABEL: gpu.func @logical_warp
 // CHECK: %[[X:.*]] = gpu.thread_id x
 // CHECK: %[[Y:.*]] = gpu.thread_id y
@@ -332,15 +331,17 @@ gpu.module @read_only {
 // CHECK: %[[BASE:.*]] = arith.muli %[[G]], %c4
 // CHECK: %[[I0:.*]] = arith.addi %[[BASE]], %[[L]]
 // CHECK: memref.load %{{.*}}[%[[I0]]] : memref<?xi8>
-// CHECK: memref.view {{.*}} to memref<64xi8, #gpu.address_space<workgroup>>
-// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[I0]]]
+// CHECK: memref.view {{.*}} to memref<80xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[REGION:.*]] = arith.muli %[[G]], %c5
+// CHECK: %[[S0:.*]] = arith.addi %[[REGION]], %[[L]]
+// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%[[S0]]]
 // CHECK: %[[LANE:.*]] = arith.remui %[[R]], %c32
 // CHECK: %[[SUB:.*]] = arith.divui %[[LANE]], %c4
 // CHECK: %[[SHIFT:.*]] = arith.muli %[[SUB]], %c4
 // CHECK: %[[S32:.*]] = arith.index_castui %[[SHIFT]] : index to i32
 // CHECK: %[[MASK:.*]] = arith.shli %c15_i32, %[[S32]]
 // CHECK: nvvm.bar.warp.sync %[[MASK]]
-// CHECK: memref.load %[[VIEW]][%[[I0]]]
+// CHECK: memref.load %[[VIEW]][%[[S0]]]
 gpu.module @m {
   gpu.func @logical_warp(%src: memref<?xi8>) kernel
       attributes {known_block_size = array<i32: 8, 8, 1>} {

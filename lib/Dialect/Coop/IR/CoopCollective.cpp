@@ -61,32 +61,39 @@ int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
                                    const ScratchLayout &layout) {
   constexpr int64_t wordBytes = 4;
   int64_t lanes = std::min(tile.blockSize, kWarpThreads);
+  // A wider access is served a part of the warp at a time (half-warps for 8
+  // bytes, quarter-warps for 16), and banks conflict only within a part.
+  int64_t partLanes = kWarpThreads / std::max<int64_t>(1, tile.elementBytes /
+                                                             wordBytes);
   int64_t total = 0;
-  // Per bank, the distinct words an access touches: lanes reading one word
-  // share it; distinct words of one bank serialize.
+  // Per bank, the distinct words a part's access touches: lanes reading one
+  // word share it; distinct words of one bank serialize.
   std::array<SmallVector<int64_t, 4>, kWarpThreads> bankWords;
   for (int64_t i = 0; i < tile.itemsPerThread; ++i) {
-    for (SmallVector<int64_t, 4> &words : bankWords)
-      words.clear();
-    size_t worst = 0;
-    for (int64_t lane = 0; lane < lanes; ++lane) {
-      int64_t rank = tile.warpLike ? lane % tile.groupSize : lane;
-      int64_t region = tile.warpLike ? lane / tile.groupSize * layout.groupStride
-                                     : 0;
-      int64_t slot =
-          region + layout.padding.apply(mapPosition(tile, map, rank, lane, i));
-      int64_t first = slot * tile.elementBytes;
-      for (int64_t byte = first; byte < first + tile.elementBytes;
-           byte += wordBytes) {
-        int64_t word = byte / wordBytes;
-        SmallVector<int64_t, 4> &words = bankWords[word % kWarpThreads];
-        if (!llvm::is_contained(words, word)) {
-          words.push_back(word);
-          worst = std::max(worst, words.size());
+    for (int64_t part = 0; part < lanes; part += partLanes) {
+      for (SmallVector<int64_t, 4> &words : bankWords)
+        words.clear();
+      size_t worst = 0;
+      for (int64_t lane = part; lane < std::min(lanes, part + partLanes);
+           ++lane) {
+        int64_t rank = tile.warpLike ? lane % tile.groupSize : lane;
+        int64_t region =
+            tile.warpLike ? lane / tile.groupSize * layout.groupStride : 0;
+        int64_t slot = region + layout.padding.apply(
+                                    mapPosition(tile, map, rank, lane, i));
+        int64_t first = slot * tile.elementBytes;
+        for (int64_t byte = first; byte < first + tile.elementBytes;
+             byte += wordBytes) {
+          int64_t word = byte / wordBytes;
+          SmallVector<int64_t, 4> &words = bankWords[word % kWarpThreads];
+          if (!llvm::is_contained(words, word)) {
+            words.push_back(word);
+            worst = std::max(worst, words.size());
+          }
         }
       }
+      total += worst;
     }
-    total += worst;
   }
   return total;
 }
@@ -141,8 +148,16 @@ ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
   int64_t items = tile.tileItems();
   // The slots a layout may take: CUB's TempStorage (per group, for warps).
   int64_t budget = tile.warpLike ? cub.groupStride : cub.elements;
-  std::optional<std::pair<int64_t, int64_t>> best;
+  auto wavefronts = [&](const ScratchLayout &layout) {
+    return bankWavefronts(tile, access.scatter, layout) +
+           bankWavefronts(tile, access.gather, layout);
+  };
+  // Another layout must take fewer wavefronts than CUB's: on a tie CUB's
+  // keeps its cheaper address arithmetic (a swizzle costs one more
+  // instruction an access, which at 64 registers a thread can spill).
+  std::pair<int64_t, int64_t> best = {wavefronts(cub), cub.elements};
   ScratchLayout chosen = cub;
+  bool cubs = true;
   for (const SlotPadding &padding : paddings) {
     int64_t needed = 0;
     for (int64_t p = 0; p < items; ++p)
@@ -157,13 +172,11 @@ ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
           tile.warpLike
               ? ScratchLayout{stride * tile.groupsPerBlock(), padding, stride}
               : ScratchLayout{stride, padding, 0};
-      std::pair<int64_t, int64_t> cost = {
-          bankWavefronts(tile, access.scatter, layout) +
-              bankWavefronts(tile, access.gather, layout),
-          stride};
-      if (!best || cost < *best) {
+      std::pair<int64_t, int64_t> cost = {wavefronts(layout), stride};
+      if (cost.first < best.first || (!cubs && cost < best)) {
         best = cost;
         chosen = layout;
+        cubs = false;
       }
     }
   }
