@@ -107,6 +107,27 @@ def test_block_scan_compiles_with_cubs_scratch_and_barriers(algorithm):
     assert _shared_bytes(ptx) == -(-expected // 16) * 16 or _shared_bytes(ptx) == expected
 
 
+def _shared_loads(ptx):
+    return len(re.findall(r"\bld\.shared\b", _kernel_body(ptx)))
+
+
+@pytest.mark.parametrize("dtype", ("int32", "float32"))
+def test_warp_scans_past_four_warps_scan_the_warp_aggregates_by_warp(dtype):
+    """Integer named operators: each warp scans the 32 warp aggregates (lane w reads warp
+    w's: one shared load), then shuffles out its prefix and the total: 5 + 5 + 2 shuffles.
+    Floats keep CUB's order of additions: every thread reads the 32 aggregates (8 vector
+    loads) and folds them in warp order."""
+    array = I32 if dtype == "int32" else F32
+    kernel = cm.scan_kernel(4, None, "exclusive", "sum", "warp_scans", False, False)
+    ptx = _ptx(kernel, (array, array, array, types.int32), block=(1024,))
+    _no_local_memory(ptx)
+    assert _barriers(ptx) == 1
+    if dtype == "int32":
+        assert _shared_loads(ptx) == 1 and _shuffles(ptx) == 12
+    else:
+        assert _shared_loads(ptx) == 8 and _shuffles(ptx) == 6
+
+
 @pytest.mark.parametrize("width", (2, 16, 32))
 def test_warp_scan_is_shuffles_only(width):
     kernel = cm.scan_kernel(2, width, "inclusive", "min", None, False, True)
