@@ -154,7 +154,8 @@ ScratchLayout cubExchangeLayout(const TileGeometry &tile, bool timeSliced,
 /// between static maps take the layout with the fewest shared-memory bank
 /// wavefronts over their two phases in one warp's accesses (the first
 /// warp's lanes, every logical warp in it), among identity, CUB's padding
-/// and row swizzles that fit CUB's TempStorage; ties go to fewer slots.
+/// and row swizzles that fit CUB's TempStorage. Another layout replaces
+/// CUB's only with fewer wavefronts; among the others ties go to fewer slots.
 ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced,
                              const ScratchAccess &access);
 
