@@ -188,6 +188,18 @@ Value lowering::activeLanes(OpBuilder &b, Location loc, Value warp,
   return arith::SelectOp::create(b, loc, last, partial, all);
 }
 
+Value lowering::laneWarpAggregate(OpBuilder &b, Location loc,
+                                  const Combiner &combiner, Value scratch,
+                                  Value lane, int64_t warps,
+                                  llvm::function_ref<Value()> counted) {
+  Ix ix{b, loc};
+  Value slot =
+      ix.index(arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
+  Value item = memref::LoadOp::create(b, loc, scratch, slot);
+  return arith::SelectOp::create(b, loc, counted(), item,
+                                 combiner.identity(b, loc));
+}
+
 //===----------------------------------------------------------------------===//
 // Guarded steps
 //===----------------------------------------------------------------------===//

@@ -74,6 +74,14 @@ Value shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind, Value value,
 /// block's last warp when the block is not a whole number of warps.
 Value activeLanes(OpBuilder &b, Location loc, Value warp, int64_t blockSize);
 
+/// For combining `warps` warp aggregates (slots 0..warps-1 of `scratch`) by
+/// a warp: lane w's aggregate where `counted()` (an i1 it builds) holds, the
+/// identity elsewhere. Every lane loads (past the last warp, that warp's
+/// slot).
+Value laneWarpAggregate(OpBuilder &b, Location loc, const Combiner &combiner,
+                        Value scratch, Value lane, int64_t warps,
+                        llvm::function_ref<Value()> counted);
+
 /// `count` (an index, unsigned) clamped to `bound` (<= 2^31) as an i32:
 /// counts of items or lanes compare in 32 bits, as CUB's int counts do,
 /// instead of in the 64 bits of NVPTX's index.

@@ -166,15 +166,13 @@ private:
     // CUB's warp order, and so its rounding.
     auto combineByWarp = [&](OpBuilder &at) {
       Ix ax{at, loc};
-      Value slot = ax.index(
-          arith::MinUIOp::create(at, loc, lane, ax.c(lane, warps - 1)));
-      Value item = memref::LoadOp::create(at, loc, scratch, slot);
-      Value counted =
-          threads ? arith::CmpIOp::create(at, loc, arith::CmpIPredicate::sgt,
-                                          threads, ax.mul(lane, kWarpThreads))
-                  : ax.lt(lane, warps);
-      Value value = arith::SelectOp::create(at, loc, counted, item,
-                                            combiner.identity(at, loc));
+      Value value =
+          laneWarpAggregate(at, loc, combiner, scratch, lane, warps, [&] {
+            return threads ? Value(arith::CmpIOp::create(
+                                 at, loc, arith::CmpIPredicate::sgt, threads,
+                                 ax.mul(lane, kWarpThreads)))
+                           : ax.lt(lane, warps);
+          });
       return Value(warpReduce(at, loc, combiner, value, lane, kWarpThreads,
                               mask, Value(), sm, true));
     };

@@ -246,11 +246,8 @@ private:
       Value warp, Value lane, int64_t warps) {
     Ix ix{b, loc};
     int64_t width = llvm::PowerOf2Ceil(warps);
-    Value slot = ix.index(
-        arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
-    Value item = memref::LoadOp::create(b, loc, scratch, slot);
-    Value counted = arith::SelectOp::create(b, loc, ix.lt(lane, warps), item,
-                                            combiner.identity(b, loc));
+    Value counted = laneWarpAggregate(b, loc, combiner, scratch, lane, warps,
+                                      [&] { return ix.lt(lane, warps); });
     Value full = i32Constant(b, loc, -1);
     Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
                                         ix.rem(lane, width), width, full);
