@@ -342,31 +342,44 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   return shuffle(b, loc, NVVM::ShflKind::idx, value, first, mask);
 }
 
-/// CUB's InclusiveScanStep for sums of 32-bit integers and floats: the up
-/// shuffle's own in-range predicate guards the add, in one inline PTX block
-/// as CUB writes it (two instructions a step, not a shuffle, a compare and a
-/// select; the {value, predicate} shuffle intrinsic does not survive Numba's
-/// LLVM 7 path, inline PTX does). The control word names the segment of
-/// `width` lanes, whose first lane is the bound. Null for other operators
-/// and types: a 64-bit add cannot be predicated in one instruction, so
-/// CUB's 64-bit step is as long as the select form, and opaque PTX would
-/// hide from the compiler what it knows of the value (a high word it can
-/// prove zero is not shuffled; on the H200 the 64-bit steps ran at half the
-/// select form's speed in the warp scan loops).
+/// CUB's InclusiveScanStep for sums of 32-bit integers and floats (and of
+/// float64, where `float64`): the up shuffle's own in-range predicate
+/// guards the add, in one inline PTX block as CUB writes it (a shuffle a
+/// word and the add, not a shuffle, a compare and a select; the {value,
+/// predicate} shuffle intrinsic does not survive Numba's LLVM 7 path, inline
+/// PTX does). An out-of-range lane's shuffle returns its own value, which it
+/// keeps. The control word names the segment of `width` lanes, whose first
+/// lane is the bound. Null for other operators and for 64-bit integers: a
+/// 64-bit integer add cannot be predicated in one instruction, and opaque
+/// PTX would hide from the compiler what it knows of the value (a high word
+/// it can prove zero is not shuffled; on the H200 the int64 steps ran at
+/// half the select form's speed in the warp scan loops).
 static Value fusedSumScanStep(OpBuilder &b, Location loc,
                               const Combiner &combiner, Value value,
-                              int64_t offset, int64_t width, Value mask) {
+                              int64_t offset, int64_t width, Value mask,
+                              bool float64) {
   Type type = value.getType();
-  if (combiner.kind != BinaryOp::sum || !(type.isInteger(32) || type.isF32()))
+  if (combiner.kind != BinaryOp::sum ||
+      !(type.isInteger(32) || type.isF32() || (float64 && type.isF64())))
     return {};
-  std::string kind = type.isF32() ? "f32" : "s32";
+  std::string control = std::to_string(offset) + ", " +
+                        std::to_string((kWarpThreads - width) << 8) + ", $2;";
   // $0: the result, $1: the value, $2: the member mask.
-  std::string body = ".reg ." + kind + " r0; .reg .pred p; " +
-                     "shfl.sync.up.b32 r0|p, $1, " + std::to_string(offset) +
-                     ", " + std::to_string((kWarpThreads - width) << 8) +
-                     ", $2; @p add." + kind + " r0, r0, $1; mov." + kind +
-                     " $0, r0;";
-  std::string constraints = type.isF32() ? "=f,f,r" : "=r,r,r";
+  std::string body;
+  std::string constraints;
+  if (type.isF64()) {
+    body = ".reg .f64 r0; .reg .pred p; .reg .b32 lo, hi; "
+           "mov.b64 {lo, hi}, $1; shfl.sync.up.b32 lo|p, lo, " +
+           control + " shfl.sync.up.b32 hi|p, hi, " + control +
+           " mov.b64 r0, {lo, hi}; @p add.f64 r0, r0, $1; mov.f64 $0, r0;";
+    constraints = "=d,d,r";
+  } else {
+    std::string kind = type.isF32() ? "f32" : "s32";
+    body = ".reg ." + kind + " r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, " +
+           control + " @p add." + kind + " r0, r0, $1; mov." + kind +
+           " $0, r0;";
+    constraints = type.isF32() ? "=f,f,r" : "=r,r,r";
+  }
   return LLVM::InlineAsmOp::create(
              b, loc, type, ValueRange{value, mask}, "{ " + body + " }",
              constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -382,9 +395,10 @@ Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,
   Ix ix{b, loc};
   laneInGroup = asI32(b, loc, laneInGroup);
   for (int64_t offset = 1; offset < width; offset *= 2) {
-    if (steps == ScanSteps::fused) {
-      if (Value fused = fusedSumScanStep(b, loc, combiner, value, offset,
-                                         width, mask)) {
+    if (steps != ScanSteps::select) {
+      if (Value fused =
+              fusedSumScanStep(b, loc, combiner, value, offset, width, mask,
+                               steps == ScanSteps::fusedFloat64)) {
         value = fused;
         continue;
       }

@@ -25,10 +25,14 @@ using namespace mlir::coop::lowering;
 namespace {
 
 /// The group-wide exclusive prefix of a thread's partial and the group's
-/// aggregate (the initial value is not in them yet).
+/// aggregate (the initial value is not in them yet). Warp scans also give
+/// the inclusive scan of the partials (with a callback's prefix), which a
+/// thread of one item takes as its result, as CUB's InclusiveScan does: no
+/// exclusive shuffle, and CUB's additions for floats.
 struct GroupScan {
   MaybeValue prefix;
   Value aggregate;
+  Value inclusive;
 };
 
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
@@ -55,23 +59,26 @@ struct PrefixCallback {
 };
 
 /// WarpScanShfl over groups of `width` lanes: the inclusive scan, the lane
-/// before's value as the exclusive prefix, the last lane's as the aggregate.
+/// before's value as the exclusive prefix (unless `direct`: the inclusive
+/// scan is the result), the last lane's as the aggregate.
 GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
                    Value partial, Value laneInGroup, Value lane, int64_t width,
                    int64_t lanes, Value mask,
-                   ScanSteps steps = ScanSteps::fused) {
+                   ScanSteps steps = ScanSteps::fused, bool direct = false) {
   Ix ix{b, loc};
   Value inclusive = warpInclusiveScan(b, loc, combiner, partial, laneInGroup,
                                       width, mask, steps);
-  Value before =
-      warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
   Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
                       lanes - 1);
   Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
+  if (direct)
+    return {{}, aggregate, inclusive};
+  Value before =
+      warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
   return {{before, exclusiveIsIdentityInFirstLane(combiner)
                        ? Value()
                        : ix.ge(laneInGroup, 1)},
-          aggregate};
+          aggregate, inclusive};
 }
 
 struct ScanLowering : OpConversionPattern<ScanOp> {
@@ -93,15 +100,24 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       return failure();
     Value ltid = linearThreadId(rewriter, loc, op);
     Value partial = threadReduce(rewriter, loc, combiner, items);
-    // Named operators seed with their identity: an exclusive scan's first
-    // item is then defined (0 for sums), and no select guards the first
-    // thread. A callback's prefix seeds the block's scan instead.
+    // Named operators seed exclusive scans and raking with their identity:
+    // an exclusive scan's first item is then defined (0 for sums), and no
+    // select guards the first thread. Warp scans' inclusive results take no
+    // seed, as CUB applies no prefix to the first thread (for floats, 0 + x
+    // is an addition the compiler cannot remove). A callback's prefix seeds
+    // the block's scan instead.
     Value initial = adaptor.getInitialValue();
     PrefixCallback callback{op.getPrefixCallbackAttr(),
                             adaptor.getPrefixState(), op.getItemType()};
-    Value seed = initial    ? initial
-                 : callback ? Value()
-                            : combiner.identity(rewriter, loc);
+    bool byWarps = tile->warpLike ||
+                   op.getBlockAlgorithm() == ScanAlgorithm::warp_scans;
+    Value seed = initial                        ? initial
+                 : callback                     ? Value()
+                 : op.isInclusive() && byWarps ? Value()
+                                                : combiner.identity(rewriter, loc);
+    // One item, inclusive, no initial value, by warp scans: the group's
+    // inclusive scan is the result.
+    bool direct = n == 1 && op.isInclusive() && !initial && byWarps;
 
     GroupScan scan;
     if (tile->warpLike) {
@@ -109,7 +125,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       Value rank = ix.rem(ltid, tile->groupSize);
       scan = warpScan(rewriter, loc, combiner, partial, rank, lane,
                       tile->groupSize, tile->groupSize,
-                      i32Constant(rewriter, loc, -1));
+                      i32Constant(rewriter, loc, -1), ScanSteps::fused,
+                      direct);
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
       FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
@@ -117,7 +134,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         return failure();
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
-                         partial, callback);
+                         partial, callback, direct);
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
                       partial, seed, initial, callback);
@@ -126,12 +143,14 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     Value aggregate = scan.aggregate;
     bool seededByRaking = !tile->warpLike &&
                           op.getBlockAlgorithm() != ScanAlgorithm::warp_scans;
-    if (seed && !seededByRaking)
+    if (seed && !seededByRaking && !direct)
       prefix = prefix.seeded(rewriter, loc, combiner, seed);
     if (initial && aggregate && !seededByRaking)
       aggregate = combiner.combine(rewriter, loc, initial, aggregate);
     SmallVector<Value> scanned =
-        threadScan(rewriter, loc, combiner, items, prefix, op.isInclusive());
+        direct ? SmallVector<Value>{scan.inclusive}
+               : threadScan(rewriter, loc, combiner, items, prefix,
+                            op.isInclusive());
     SmallVector<Value> results;
     if (payload)
       writePayload(rewriter, loc, adaptor.getOutput(), scanned);
@@ -149,22 +168,27 @@ private:
   /// the aggregates of the warps before its own (CUB's ApplyWarpAggregates,
   /// unrolled over the warps) and of all of them. A callback's prefix
   /// reaches the other warps through one more slot and barrier (CUB's
-  /// block_prefix); a single warp shuffles it.
+  /// block_prefix); a single warp shuffles it. `direct`: only the
+  /// inclusive scan (CUB's InclusiveScan of one item: the warp prefix
+  /// combined with the warp's inclusive scan).
   static GroupScan warpScans(OpBuilder &b, Location loc,
                              const Combiner &combiner, const TileGeometry &tile,
                              Value scratch, Value ltid, Value partial,
-                             const PrefixCallback &callback) {
+                             const PrefixCallback &callback, bool direct) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     auto [warp, lane] = warpAndLane(b, loc, ltid);
     Value mask = activeLanes(b, loc, warp, tile.blockSize);
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
-    Value inclusive =
-        warpInclusiveScan(b, loc, combiner, partial, lane, kWarpThreads, mask);
+    Value inclusive = warpInclusiveScan(b, loc, combiner, partial, lane,
+                                        kWarpThreads, mask,
+                                        ScanSteps::fusedFloat64);
     Value before =
-        warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
+        direct ? Value()
+               : warpExclusiveFromInclusive(b, loc, combiner, inclusive,
+                                            partial, mask);
     bool exact = exclusiveIsIdentityInFirstLane(combiner);
-    Value laneHas = exact ? Value() : ix.ge(lane, 1);
+    Value laneHas = exact || direct ? Value() : ix.ge(lane, 1);
     if (warps == 1) {
       Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
                                 ix.c(lastWarpThreads - 1), mask);
@@ -174,9 +198,12 @@ private:
                                     callback.call(b, loc, ix.eq(lane, 0),
                                                   aggregate),
                                     ix.c(0), mask);
-        prefix = prefix.seeded(b, loc, combiner, blockPrefix);
+        if (direct)
+          inclusive = combiner.combine(b, loc, blockPrefix, inclusive);
+        else
+          prefix = prefix.seeded(b, loc, combiner, blockPrefix);
       }
-      return {prefix, aggregate};
+      return {prefix, aggregate, inclusive};
     }
     Value lastLane =
         lastWarpThreads == kWarpThreads
@@ -195,24 +222,36 @@ private:
                                        warps)
             : combineWarpAggregates(b, loc, combiner, scratch, warp, warps);
     Value warpHas = ix.ge(warp, 1);
-    Value withWarp = arith::SelectOp::create(
-        b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before), before);
-    // A lane's prefix from the warps before and the lanes before; the first
-    // lane of warp 0 has none (the identity, where the lanes' is exact).
-    MaybeValue prefix =
-        exact ? MaybeValue{withWarp, Value()}
-              : MaybeValue{arith::SelectOp::create(b, loc, laneHas, withWarp,
-                                                   warpPrefix),
-                           arith::OrIOp::create(b, loc, laneHas, warpHas)};
+    MaybeValue prefix;
+    if (direct) {
+      inclusive = arith::SelectOp::create(
+          b, loc, warpHas, combiner.combine(b, loc, warpPrefix, inclusive),
+          inclusive);
+    } else {
+      Value withWarp = arith::SelectOp::create(
+          b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before),
+          before);
+      // A lane's prefix from the warps before and the lanes before; the
+      // first lane of warp 0 has none (the identity, where the lanes' is
+      // exact).
+      prefix = exact ? MaybeValue{withWarp, Value()}
+                     : MaybeValue{arith::SelectOp::create(b, loc, laneHas,
+                                                          withWarp, warpPrefix),
+                                  arith::OrIOp::create(b, loc, laneHas,
+                                                       warpHas)};
+    }
     if (callback) {
       Value first = ix.eq(ltid, 0);
       storeIf(b, loc, first, callback.call(b, loc, first, total), scratch,
               ix.c(warps));
       gpu::BarrierOp::create(b, loc);
       Value blockPrefix = memref::LoadOp::create(b, loc, scratch, ix.c(warps));
-      prefix = prefix.seeded(b, loc, combiner, blockPrefix);
+      if (direct)
+        inclusive = combiner.combine(b, loc, blockPrefix, inclusive);
+      else
+        prefix = prefix.seeded(b, loc, combiner, blockPrefix);
     }
-    return {prefix, total};
+    return {prefix, total, inclusive};
   }
 
   /// CUB's ApplyWarpAggregates, unrolled over the warps: every thread reads

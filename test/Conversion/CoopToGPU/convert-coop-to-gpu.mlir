@@ -698,11 +698,38 @@ gpu.module @block_scan_raking_memoize {
 
 // -----
 
+// One item, inclusive, by a block's warp scans: the warp's inclusive scan,
+// with the warps' prefix added past warp 0, is the result (CUB's
+// InclusiveScan); no shuffle up by one for an exclusive prefix, and no
+// identity seed. A block's float64 sum steps are CUB's inline PTX: two
+// shuffles and the add their predicate guards.
+// CHECK-LABEL: gpu.func @block_inclusive_one_item_f64
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "{ .reg .f64 r0; .reg .pred p; .reg .b32 lo, hi; mov.b64 {lo, hi}, $1; shfl.sync.up.b32 lo|p, lo, {{[0-9]+}}, 0, $2; shfl.sync.up.b32 hi|p, hi, {{[0-9]+}}, 0, $2; mov.b64 r0, {lo, hi}; @p add.f64 r0, r0, $1; mov.f64 $0, r0; }", "=d,d,r"
+// CHECK: %[[SCANNED:.*]] = llvm.inline_asm {{.*}}lo, 16, 0
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.barrier
+// CHECK: %[[PREFIX:.*]] = memref.load %{{.*}}[%c0]
+// CHECK: %[[AFTER:.*]] = arith.cmpi uge
+// CHECK: %[[SUM:.*]] = arith.addf %[[PREFIX]], %[[SCANNED]] : f64
+// CHECK: %[[OUT:.*]] = arith.select %[[AFTER]], %[[SUM]], %[[SCANNED]] : f64
+// CHECK-NOT: arith.addf
+// CHECK: memref.store %[[OUT]], %arg1
+gpu.module @block_inclusive_one_item_f64 {
+  gpu.func @block_inclusive_one_item_f64(%in: memref<1xf64>, %out: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = inclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf64>, memref<1xf64>
+    gpu.return
+  }
+}
+
+// -----
+
 // WarpScan sums of logical warps of 8 lanes: a 32-bit float takes CUB's
 // inline PTX step; the control word 6144 ((32 - 8) << 8) bounds each step
-// at the first lane of the thread's 8. A 64-bit float (whose add one
-// predicate cannot guard in one instruction) and other item types keep the
-// shuffle, compare and select.
+// at the first lane of the thread's 8. A warp's 64-bit float (measured
+// faster so) and other item types keep the shuffle, compare and select.
+// One item, inclusive: the scan is the result, with no shuffle after it.
 // CHECK-LABEL: gpu.func @warp_scan_sums_f32_f64
 // CHECK: llvm.inline_asm has_side_effects "{ .reg .f32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 6144, $2; @p add.f32 r0, r0, $1; mov.f32 $0, r0; }", "=f,f,r"
 // CHECK: shfl.sync.up.b32 r0|p, $1, 2, 6144
