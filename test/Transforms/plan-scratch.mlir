@@ -1,6 +1,8 @@
 // RUN: coop-opt %s -split-input-file --coop-plan-scratch --test-coop-print-scratch -verify-diagnostics | FileCheck %s
 
-// Two transposes on one shared descriptor share one slice.
+// Two transposes on one shared descriptor share one slice. At 4 int32 a
+// thread CUB's unpadded tile reads a thread's items as one 16-byte access:
+// 4 + 4 wavefronts, as a swizzle's.
 // CHECK-LABEL: gpu.func @shared_descriptor
 // CHECK-SAME: coop.scratch_alignment = 16 : i64, coop.scratch_size = 2048 : i64
 gpu.module @m {
@@ -11,10 +13,10 @@ gpu.module @m {
     %ts = coop.temp_storage
     %items = memref.alloca() : memref<4xi32>
     // CHECK: coop.load {{.*}} {coop.scratch_offset = 0 : i64}
-    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items, swizzled (low 2 bits ^ row << 0))}}
+    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items), bank wavefronts 4 + 4 (CUB's: 4 + 4)}}
     coop.load %b, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32>, memref<4xi32>
     // CHECK: coop.store {{.*}} {coop.scratch_offset = 0 : i64}
-    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items, swizzled (low 2 bits ^ row << 0))}}
+    // expected-remark @+1 {{scratch slice: offset 0, 2048 bytes (512 items), bank wavefronts 4 + 4 (CUB's: 4 + 4)}}
     coop.store %b, %items into %dst algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<4xi32>, memref<?xi32>
     gpu.return
   }
@@ -167,13 +169,14 @@ gpu.module @m {
 // -----
 
 // A block exchange of float64 (two words an item), 4 a thread: CUB's
-// unpadded tile puts the blocked phase's lanes 4 apart in one bank.
+// unpadded tile reads a thread's items as two 16-byte accesses, whose
+// quarter-warps take two words of each bank they touch (16 wavefronts).
 gpu.module @m {
   // expected-remark @+1 {{scratch buffer: 4096 bytes}}
   gpu.func @block_swizzled(%in: memref<4xf64>, %out: memref<4xf64>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
-    // expected-remark @+1 {{scratch slice: offset 0, 4096 bytes (512 items, swizzled (low 2 bits ^ row << 0)), bank wavefronts 8 + 8 (CUB's: 32 + 8)}}
+    // expected-remark @+1 {{scratch slice: offset 0, 4096 bytes (512 items, swizzled (low 2 bits ^ row << 0)), bank wavefronts 8 + 8 (CUB's: 16 + 8)}}
     coop.exchange %b, %in into %out mode = blocked_to_warp_striped : !coop.group<block>, memref<4xf64>, memref<4xf64>
     gpu.return
   }

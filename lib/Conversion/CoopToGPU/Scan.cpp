@@ -68,13 +68,14 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
   Ix ix{b, loc};
   Value inclusive = warpInclusiveScan(b, loc, combiner, partial, laneInGroup,
                                       width, mask, steps);
+  Value before = direct ? Value()
+                        : warpExclusiveFromInclusive(b, loc, combiner,
+                                                     inclusive, partial, mask);
   Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
                       lanes - 1);
   Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
   if (direct)
     return {{}, aggregate, inclusive};
-  Value before =
-      warpExclusiveFromInclusive(b, loc, combiner, inclusive, partial, mask);
   return {{before, exclusiveIsIdentityInFirstLane(combiner)
                        ? Value()
                        : ix.ge(laneInGroup, 1)},

@@ -60,29 +60,65 @@ static int64_t mapPosition(const TileGeometry &tile, SlotMap map,
 int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
                                    const ScratchLayout &layout) {
   constexpr int64_t wordBytes = 4;
+  constexpr int64_t maxAccessBytes = 16;
   int64_t lanes = std::min(tile.blockSize, kWarpThreads);
+  auto laneRank = [&](int64_t lane) {
+    return tile.warpLike ? lane % tile.groupSize : lane;
+  };
+  auto laneRegion = [&](int64_t lane) {
+    return tile.warpLike ? lane / tile.groupSize * layout.groupStride : 0;
+  };
+  // A thread's blocked items are contiguous in an unpadded layout, and the
+  // compiler joins them into vector accesses of up to 16 bytes where every
+  // thread's run is aligned to the vector (nvcc does so for CUB, NVVM's
+  // load-store vectorizer for our lowering): at 4 int32 items a thread, one
+  // 16-byte access of 4 wavefronts, not 4 accesses of 4 each.
+  int64_t accessBytes = tile.elementBytes;
+  if (map == SlotMap::blocked &&
+      layout.padding.kind == SlotPadding::Kind::none) {
+    int64_t run = tile.itemsPerThread * tile.elementBytes;
+    // Every group's region too: a warp's region is at an offset the
+    // compiler cannot know.
+    bool regions = !tile.warpLike || tile.groupsPerBlock() == 1;
+    auto aligned = [&](int64_t width) {
+      if (run % width != 0 ||
+          (!regions && layout.groupStride * tile.elementBytes % width != 0))
+        return false;
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        if ((laneRegion(lane) + laneRank(lane) * tile.itemsPerThread) *
+                tile.elementBytes % width !=
+            0)
+          return false;
+      return true;
+    };
+    for (int64_t width = maxAccessBytes; width > accessBytes; width /= 2) {
+      if (aligned(width)) {
+        accessBytes = width;
+        break;
+      }
+    }
+  }
+  int64_t itemsPerAccess = accessBytes / tile.elementBytes;
   // A wider access is served a part of the warp at a time (half-warps for 8
   // bytes, quarter-warps for 16), and banks conflict only within a part.
-  int64_t partLanes = kWarpThreads / std::max<int64_t>(1, tile.elementBytes /
-                                                             wordBytes);
+  int64_t partLanes =
+      kWarpThreads / std::max<int64_t>(1, accessBytes / wordBytes);
   int64_t total = 0;
   // Per bank, the distinct words a part's access touches: lanes reading one
   // word share it; distinct words of one bank serialize.
   std::array<SmallVector<int64_t, 4>, kWarpThreads> bankWords;
-  for (int64_t i = 0; i < tile.itemsPerThread; ++i) {
+  for (int64_t i = 0; i < tile.itemsPerThread; i += itemsPerAccess) {
     for (int64_t part = 0; part < lanes; part += partLanes) {
       for (SmallVector<int64_t, 4> &words : bankWords)
         words.clear();
       size_t worst = 0;
       for (int64_t lane = part; lane < std::min(lanes, part + partLanes);
            ++lane) {
-        int64_t rank = tile.warpLike ? lane % tile.groupSize : lane;
-        int64_t region =
-            tile.warpLike ? lane / tile.groupSize * layout.groupStride : 0;
-        int64_t slot = region + layout.padding.apply(
-                                    mapPosition(tile, map, rank, lane, i));
+        int64_t slot =
+            laneRegion(lane) +
+            layout.padding.apply(mapPosition(tile, map, laneRank(lane), lane, i));
         int64_t first = slot * tile.elementBytes;
-        for (int64_t byte = first; byte < first + tile.elementBytes;
+        for (int64_t byte = first; byte < first + accessBytes;
              byte += wordBytes) {
           int64_t word = byte / wordBytes;
           SmallVector<int64_t, 4> &words = bankWords[word % kWarpThreads];

@@ -159,8 +159,9 @@ ScratchLayout cubExchangeLayout(const TileGeometry &tile, bool timeSliced,
 ScratchLayout exchangeLayout(const TileGeometry &tile, bool timeSliced,
                              const ScratchAccess &access);
 
-/// The bank wavefronts of one phase's accesses (one per item a thread) by
-/// the first warp's lanes under `layout`.
+/// The bank wavefronts of one phase's accesses (one per item a thread, or
+/// per vector of a thread's contiguous, aligned blocked items) by the first
+/// warp's lanes under `layout`.
 int64_t bankWavefronts(const TileGeometry &tile, SlotMap map,
                        const ScratchLayout &layout);
 
