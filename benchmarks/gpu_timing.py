@@ -77,7 +77,7 @@ def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) 
           f"{anchor.group(1) if anchor else '?'} GB/s; SMs={sms} (CUB: "
           f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
           f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
-          f"{slept:.1f} ms sleep")
+          f"{slept:.1f} ms sleep{'; coop kernels: cuda.jit(lto=True)' if getattr(args, 'lto', False) else ''}")
 
 
 def print_summary(summary: dict) -> None:

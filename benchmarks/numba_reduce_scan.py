@@ -64,6 +64,13 @@ that allocates more registers than nvcc's whole-program compile of the reference
 warp_reductions: 40 against 32 for the same PTX; numba-cuda-mlir 0.6.0's cuda.jit(max_registers=N)
 does not reach that link, measured on the H200).
 
+--lto compiles the kernels with cuda.jit(lto=True): Numba then hands nvJitLink LTO-IR, not PTX,
+and the kernel's code is generated for the whole program, which allocates registers as nvcc does
+for the reference (the same two kernels: 31 and 38 registers, CUB's counts, against 40 and 63 with
+8 bytes of spills relocatable). The PTX facts (barriers, shared memory) come from the kernel
+compiled without it; regs and local from the LTO cubin (--compile-only: cuobjdump's resource
+usage of the cubin nvJitLink makes without a GPU).
+
 --read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
 of the reference's `const T* __restrict__` input: coop.load then reads it through ld.global.nc
 (LDG.E.CONSTANT), as nvcc reads the reference's.
@@ -78,6 +85,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -351,7 +359,7 @@ def lowest(dtype):
     return dtype.type(np.iinfo(dtype).min if dtype.kind in "iu" else np.finfo(dtype).min)
 
 
-def make_kernel(c: Config):
+def make_kernel(c: Config, lto: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
@@ -360,7 +368,24 @@ def make_kernel(c: Config):
     namespace = {"cuda": cuda, "coop": coop, "np": np, "T": T, "LOWEST": lowest(T),
                  "Q": T(0.00390625), "K": T(256)}
     exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
-    return cuda.jit(namespace[kernel_name(c)])
+    function = namespace[kernel_name(c)]
+    return cuda.jit(lto=True)(function) if lto else cuda.jit(function)
+
+
+def cubin_usage(cubin: bytes) -> tuple[int | None, int | None]:
+    """(stack frame, registers) of a cubin's kernel from cuobjdump's resource usage; Nones
+    without cuobjdump."""
+    cuobjdump = _tool("cuobjdump")
+    if not cuobjdump:
+        return None, None
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as file:
+        file.write(cubin)
+        file.flush()
+        usage = subprocess.run([cuobjdump, "--dump-resource-usage", file.name],
+                               capture_output=True, text=True, check=True).stdout
+    found = re.findall(r"REG:(\d+) STACK:(\d+)", usage)
+    return (max((int(stack) for _, stack in found), default=None),
+            max((int(regs) for regs, _ in found), default=None))
 
 
 def argtypes(c: Config) -> list:
@@ -699,7 +724,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     tile = c.tile
     tiles = n_all // tile
     n = tiles * tile
-    kernel = make_kernel(c)
+    kernel = make_kernel(c, options.lto)
     if c.kernel == "loop":
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
@@ -746,15 +771,20 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
         base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
         value = (ms - base) * 1e6 * sms / (grid * reps) if reps > 0 else 0.0
     overload = list(kernel._launch_config_overloads.values())[-1]
-    ptx = overload.ptx
-    facts = coop_facts(c, ptx, str(overload.metadata.get("mlir_module_optimized", "")))
+    # An LTO build has no PTX of its own: the PTX facts are the plain build's.
+    plain = overload
+    if options.lto:
+        kernel = make_kernel(c)
+        kernel[grid, c.block](*args)
+        plain = list(kernel._launch_config_overloads.values())[-1]
+    facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
     overload._ensure_kernel_attrs()
     facts["local"] = overload.metadata.get("local_mem_per_thread")
     facts["regs"] = overload.metadata.get("regs_per_thread")
     return c, value, ok, facts
 
 
-def _compile_keys(keys, directory: str) -> list:
+def _compile_keys(keys, directory: str, lto: bool = False) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -766,12 +796,16 @@ def _compile_keys(keys, directory: str) -> list:
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
-        facts["local"], facts["regs"] = ptxas_usage(ptx)
+        if lto:
+            linked = nc.compile_for_launch(make_kernel(c, lto=True), argtypes(c), (c.block,))
+            facts["local"], facts["regs"] = cubin_usage(linked.metadata["cubin"])
+        else:
+            facts["local"], facts["regs"] = ptxas_usage(ptx)
         out.append((key, facts))
     return out
 
 
-def compile_only(configs, directory: Path, jobs: int = 1) -> list:
+def compile_only(configs, directory: Path, jobs: int = 1, lto: bool = False) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -784,14 +818,15 @@ def compile_only(configs, directory: Path, jobs: int = 1) -> list:
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     keys = [c.key for c in configs]
     if jobs <= 1 or len(keys) < 2 * jobs:
-        facts = dict(_compile_keys(keys, str(directory)))
+        facts = dict(_compile_keys(keys, str(directory), lto))
     else:
         import multiprocessing
 
         chunks = [keys[j::jobs] for j in range(jobs)]
         with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet) as pool:
             facts = dict(item for part in pool.starmap(
-                _compile_keys, [(chunk, str(directory)) for chunk in chunks]) for item in part)
+                _compile_keys, [(chunk, str(directory), lto) for chunk in chunks])
+                for item in part)
     return [(c, None, None, facts[c.key]) for c in configs]
 
 
@@ -901,6 +936,8 @@ def main(argv=None) -> int:
     parser.add_argument("--read-only", action="store_true",
                         help="pass the input read-only (ld.global.nc), as the reference's "
                              "const T* __restrict__")
+    parser.add_argument("--lto", action="store_true",
+                        help="compile with cuda.jit(lto=True): whole-program code generation")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
@@ -918,9 +955,9 @@ def main(argv=None) -> int:
         if binary is not None:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
-        rows = compile_only(configs, args.directory, args.jobs)
-        print(f"# numba_reduce_scan --compile-only: {len(rows)} kernels compiled for sm_90 "
-              f"(PTX in {args.directory}); CUB barriers: "
+        rows = compile_only(configs, args.directory, args.jobs, args.lto)
+        print(f"# numba_reduce_scan --compile-only{' --lto' if args.lto else ''}: {len(rows)} "
+              f"kernels compiled for sm_90 (PTX in {args.directory}); CUB barriers: "
               f"{f'from {binary}' if cub_bars else 'none (no CUB binary or cuobjdump)'}")
         summary = print_table(rows, {}, cub_bars)
         barrier_summary(rows, cub_bars)

@@ -603,7 +603,7 @@ class _FakeCuda:
     def pinned_array(self, n, dtype):
         return np.empty(n, dtype)
 
-    def kernel(self, c):
+    def kernel(self, c, lto=False):
         bench = self.bench
 
         def launch(grid, block, src, out, third=None):
@@ -636,11 +636,13 @@ class _FakeCuda:
         return type("Sleep", (), {"__getitem__": lambda self, config: lambda *args: None})()
 
 
-def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path):
+@pytest.mark.parametrize("lto", [False, True])
+def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path, lto):
     """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
     family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
     through run_coop's launches, copies back and sampled checks, and the table reads a
-    reference output; a wrong tile is a FAIL and the exit code 1."""
+    reference output; a wrong tile is a FAIL and the exit code 1. With --lto the kernels are
+    built for LTO and their PTX facts taken from a plain build, and the header says so."""
     numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
     bench = _numba_reduce_scan()
     fake = _FakeCuda(bench)
@@ -661,8 +663,14 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     monkeypatch.setattr(bench, "run_reference",
                         lambda *a: (bench.parse_reference(out), {}, out))
     monkeypatch.setattr(bench, "configurations", lambda: configs)
-    code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"])
+    built = []
+    monkeypatch.setattr(bench, "make_kernel",
+                        lambda c, lto=False: built.append(lto) or fake.kernel(c, lto))
+    code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"]
+                      + (["--lto"] if lto else []))
     table = capsys.readouterr().out
+    assert built.count(True) == (len(configs) if lto else 0)
+    assert ("cuda.jit(lto=True)" in table) == lto
     rows = [line.split() for line in table.splitlines() if line.startswith(("tile ", "loop "))]
     assert len(rows) == len(configs) > 40
     failed = {tuple(r[:6]) for r in rows if r[10] == "FAIL/OK"}
