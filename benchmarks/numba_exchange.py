@@ -19,6 +19,10 @@ The kernels are the reference's, for every mode:
         inverse}, then store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps * ops),
         ops per iteration 2 (2*ipt for the scalar shuffles offset/rotate).
 
+--lto builds the coop kernels with cuda.jit(lto=True): nvJitLink then generates their code for
+the whole program (registers as nvcc's) instead of compiling Numba's PTX as relocatable code;
+the PTX facts come from a plain build.
+
 "Striped" is the block's striped layout; warp modes use each logical warp's own
 striped tile. Every row is checked against a NumPy model of the mode (tiles 0,
 97, 194, ... and the last, as the reference does): the ok column is ours/CUB's.
@@ -195,14 +199,15 @@ def kernel_source(c: Config) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_kernel(c: Config):
+def make_kernel(c: Config, lto: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
 
     namespace = {"cuda": cuda, "coop": coop, "np": np}
     exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
-    return cuda.jit(namespace[f"{c.kernel}_{c.mode}"])
+    function = namespace[f"{c.kernel}_{c.mode}"]
+    return cuda.jit(lto=True)(function) if lto else cuda.jit(function)
 
 
 def argtypes(c: Config) -> list:
@@ -436,7 +441,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
                                 cuda.to_device(np.zeros(n, c.numpy_dtype)))
         host, src, out, zeros = buffers[c.dtype]
         tile = c.block * c.ipt
-        kernel = make_kernel(c)
+        kernel = make_kernel(c, options.lto)
         if c.kernel == "tile":
             grid, reps = host.size // tile, 1
             args = (src, out)
@@ -460,8 +465,13 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             ops = grid * reps * c.ops / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
         overload = list(kernel._launch_config_overloads.values())[-1]
-        ptx = overload.ptx
-        facts = coop_facts(c, ptx, str(overload.metadata.get("mlir_module_optimized", "")))
+        # An LTO build has no PTX of its own: the PTX facts are the plain build's.
+        plain = overload
+        if options.lto:
+            kernel = make_kernel(c)
+            kernel[grid, c.block](*args)
+            plain = list(kernel._launch_config_overloads.values())[-1]
+        facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
         overload._ensure_kernel_attrs()
         facts["local"] = overload.metadata.get("local_mem_per_thread")
         rows.append((c, value, ok, facts))
@@ -559,6 +569,8 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
+    parser.add_argument("--lto", action="store_true",
+                        help="compile with cuda.jit(lto=True): whole-program code generation")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")

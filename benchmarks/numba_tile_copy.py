@@ -21,6 +21,8 @@ columns come from cuobjdump on both binaries (Numba's cubin for ours).
   --read-only   pass the source as a read-only array (gpu_timing.ReadOnly, no copy), the
                 Numba form of the references' `const T* __restrict__` input: coop.load then
                 reads it through ld.global.nc as nvcc reads the reference's
+  --lto         build the coop kernels with cuda.jit(lto=True): nvJitLink generates their code
+                for the whole program (registers as nvcc's), not as relocatable PTX
 """
 
 from __future__ import annotations
@@ -79,14 +81,14 @@ def copy(src, dst, n, items_per_thread):
 """
 
 
-def _kernel(source: str, name: str):
+def _kernel(source: str, name: str, lto: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
 
     namespace = {"cuda": cuda, "coop": coop}
     exec(compile(source, name, "exec"), namespace)
-    return cuda.jit(namespace["copy"])
+    return cuda.jit(lto=True)(namespace["copy"]) if lto else cuda.jit(namespace["copy"])
 
 
 def _reference(source: Path, directory: Path) -> tuple[dict, dict, str]:
@@ -133,7 +135,8 @@ def _selected(filters: list[str], algorithm: str, width, dtype: str, block: int,
     return all(f == "all" or f == v for f, v in zip(filters, values))
 
 
-def main(directory: Path, read_only: bool = False, filters: list[str] = ()) -> None:
+def main(directory: Path, read_only: bool = False, filters: list[str] = (),
+         lto: bool = False) -> None:
     from numba_cuda_mlir import cuda
 
     configs = [(algorithm, block, ipt, None) for block, ipt in CONFIGS
@@ -184,7 +187,7 @@ def main(directory: Path, read_only: bool = False, filters: list[str] = ()) -> N
                 group = "coop.this_warp()" if width == 32 else \
                     f"coop.this_warp().group_by({width})"
                 source = WARP_SOURCE.format(algorithm=algorithm, group=group, width=width)
-            kernel = _kernel(source, f"<{algorithm} {width}>")
+            kernel = _kernel(source, f"<{algorithm} {width}>", lto)
             grid = -(-n // (block * ipt))
             dst.copy_to_device(zeros)
             kernel[grid, block](source_arg, dst, n, ipt)
@@ -202,7 +205,8 @@ def main(directory: Path, read_only: bool = False, filters: list[str] = ()) -> N
 
     anchor = re.search(r"D2D \(anchor\)\s+([\d.]+)", cub_out)
     print(f"cudaMemcpy D2D: {memcpy:.1f} GB/s (this run); CUB reference's own anchor: "
-          f"{anchor.group(1) if anchor else '?'} GB/s")
+          f"{anchor.group(1) if anchor else '?'} GB/s"
+          f"{'; coop kernels: cuda.jit(lto=True)' if lto else ''}")
     header = (f"{'algorithm':26} {'group':7} {'dtype':5} {'block':>5} {'ipt':>3} "
               f"{'coop GB/s':>9} {'CUB GB/s':>9} {'coop/CUB':>8} {'%memcpy':>7} {'ok':>3}  "
               f"{'LDL/STL':>7} {'smem':>11} {'BAR.SYNC':>8}")
@@ -233,7 +237,9 @@ if __name__ == "__main__":
     parser.add_argument("--read-only", action="store_true",
                         help="pass the source read-only (ld.global.nc), as the references' "
                              "const T* __restrict__")
+    parser.add_argument("--lto", action="store_true",
+                        help="compile with cuda.jit(lto=True): whole-program code generation")
     arguments = parser.parse_args()
     if len(arguments.filters) > 5:
         parser.error("at most five filters: ALGORITHM GROUP DTYPE BLOCK IPT")
-    main(arguments.directory, arguments.read_only, arguments.filters)
+    main(arguments.directory, arguments.read_only, arguments.filters, arguments.lto)
