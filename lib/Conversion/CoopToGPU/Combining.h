@@ -119,7 +119,7 @@ Value warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
 /// outnumber the predicate registers and stayed in general registers across
 /// the benchmark's loop (float64 256x1: 40 registers against CUB's 28;
 /// 0.81 -> 0.93 of CUB). A warp's own scans keep the select form for
-/// float64, measured faster there (1.16-1.36 against 1.00-1.15 of CUB).
+/// float64, measured faster there (1.14-1.36 against 1.00-1.15 of CUB).
 enum class ScanSteps { fused, fusedFloat64, select };
 
 /// Each lane gets the inclusive scan, in lane order, of its group of

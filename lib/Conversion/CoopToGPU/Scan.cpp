@@ -112,10 +112,9 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
                             adaptor.getPrefixState(), op.getItemType()};
     bool byWarps = tile->warpLike ||
                    op.getBlockAlgorithm() == ScanAlgorithm::warp_scans;
-    Value seed = initial                        ? initial
-                 : callback                     ? Value()
-                 : op.isInclusive() && byWarps ? Value()
-                                                : combiner.identity(rewriter, loc);
+    Value seed = initial;
+    if (!initial && !callback && !(op.isInclusive() && byWarps))
+      seed = combiner.identity(rewriter, loc);
     // One item, inclusive, no initial value, by warp scans: the group's
     // inclusive scan is the result.
     bool direct = n == 1 && op.isInclusive() && !initial && byWarps;

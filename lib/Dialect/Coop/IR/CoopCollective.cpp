@@ -114,9 +114,8 @@ int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,
       size_t worst = 0;
       for (int64_t lane = part; lane < std::min(lanes, part + partLanes);
            ++lane) {
-        int64_t slot =
-            laneRegion(lane) +
-            layout.padding.apply(mapPosition(tile, map, laneRank(lane), lane, i));
+        int64_t position = mapPosition(tile, map, laneRank(lane), lane, i);
+        int64_t slot = laneRegion(lane) + layout.padding.apply(position);
         int64_t first = slot * tile.elementBytes;
         for (int64_t byte = first; byte < first + accessBytes;
              byte += wordBytes) {

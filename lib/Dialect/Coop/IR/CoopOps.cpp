@@ -547,7 +547,9 @@ ReduceOp::getScratchLayout(const TileGeometry &tile) {
   switch (getBlockAlgorithm()) {
   case ReduceAlgorithm::warp_reductions:
     // One aggregate per warp (CUB's warp_aggregates).
-    return ScratchLayout{llvm::divideCeil(block, kWarpThreads), SlotPadding(), 0};
+    return ScratchLayout{
+        static_cast<int64_t>(llvm::divideCeil(block, kWarpThreads)),
+        SlotPadding(), 0};
   case ReduceAlgorithm::raking_commutative_only:
     if (block % kWarpThreads == 0 && block > kWarpThreads && !getValidItems())
       return ScratchLayout{
