@@ -68,6 +68,22 @@ def calibrate(cuda, options, sleep, sleep_us: int, total_bytes: int):
     return median_ms, slept, memcpy
 
 
+def launched_overload(kernel):
+    """The compile result of a kernel's last launch configuration."""
+    return list(kernel._launch_config_overloads.values())[-1]
+
+
+def ptx_overload(overload, lto: bool, build_plain, launch):
+    """The compile result whose PTX and MLIR describe the kernel: `overload`, or with `lto`
+    (an LTO build has no PTX of its own) a plain build's, `build_plain()` compiled by
+    `launch(kernel)`."""
+    if not lto:
+        return overload
+    kernel = build_plain()
+    launch(kernel)
+    return launched_overload(kernel)
+
+
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
     """The run's conditions on both sides: this run's cudaMemcpy bandwidth
     beside the reference's own anchor, SM counts and the timing options."""

@@ -54,7 +54,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import calibrate, print_run_header, print_summary
+from gpu_timing import (calibrate, launched_overload, print_run_header, print_summary,
+                        ptx_overload)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -464,13 +465,9 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0)))
             ops = grid * reps * c.ops / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
-        overload = list(kernel._launch_config_overloads.values())[-1]
-        # An LTO build has no PTX of its own: the PTX facts are the plain build's.
-        plain = overload
-        if options.lto:
-            kernel = make_kernel(c)
-            kernel[grid, c.block](*args)
-            plain = list(kernel._launch_config_overloads.values())[-1]
+        overload = launched_overload(kernel)
+        plain = ptx_overload(overload, options.lto, lambda: make_kernel(c),
+                             lambda plain_kernel: plain_kernel[grid, c.block](*args))
         facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
         overload._ensure_kernel_attrs()
         facts["local"] = overload.metadata.get("local_mem_per_thread")

@@ -90,7 +90,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import ReadOnly, calibrate, print_run_header, print_summary
+from gpu_timing import (ReadOnly, calibrate, launched_overload, print_run_header, print_summary,
+                        ptx_overload)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -381,11 +382,9 @@ def cubin_usage(cubin: bytes) -> tuple[int | None, int | None]:
     with tempfile.NamedTemporaryFile(suffix=".cubin") as file:
         file.write(cubin)
         file.flush()
-        usage = subprocess.run([cuobjdump, "--dump-resource-usage", file.name],
-                               capture_output=True, text=True, check=True).stdout
-    found = re.findall(r"REG:(\d+) STACK:(\d+)", usage)
-    return (max((int(stack) for _, stack in found), default=None),
-            max((int(regs) for regs, _ in found), default=None))
+        found = resource_usage(cuobjdump, file.name)
+    return (max((stack for _, _, stack in found), default=None),
+            max((regs for _, regs, _ in found), default=None))
 
 
 def argtypes(c: Config) -> list:
@@ -577,6 +576,14 @@ def _demangle(names: list[str], demangler: str) -> list[str]:
                           check=True).stdout.splitlines()
 
 
+def resource_usage(cuobjdump: str, binary) -> list[tuple[str, int, int]]:
+    """(function, registers, stack frame) of each function in a binary, from cuobjdump."""
+    usage = subprocess.run([cuobjdump, "--dump-resource-usage", str(binary)],
+                           capture_output=True, text=True, check=True).stdout
+    return [(name, int(regs), int(stack)) for name, regs, stack in
+            re.findall(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+)", usage)]
+
+
 def cub_facts(binary: Path) -> dict:
     """Per CUB kernel: block and warp barriers in the binary's PTX (-arch=sm_90 embeds it;
     from its SASS, BAR.SYNC and WARPSYNC, if it has none) and its SASS stack frame (cuobjdump
@@ -603,15 +610,13 @@ def cub_facts(binary: Path) -> dict:
         if key:
             facts[key] = {"bar": len(bar.findall(entries[name])),
                           "wsync": len(wsync.findall(entries[name]))}
-    usage = subprocess.run([cuobjdump, "--dump-resource-usage", str(binary)],
-                           capture_output=True, text=True, check=True).stdout
-    stacks = re.findall(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+)", usage)
+    stacks = resource_usage(cuobjdump, binary)
     for (name, regs, stack), readable in zip(stacks,
                                              _demangle([n for n, _, _ in stacks], demangler)):
         key = cub_key(readable)
         if key in facts:
-            facts[key]["stack"] = int(stack)
-            facts[key]["regs"] = int(regs)
+            facts[key]["stack"] = stack
+            facts[key]["regs"] = regs
     return facts
 
 
@@ -770,13 +775,9 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     else:
         base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
         value = (ms - base) * 1e6 * sms / (grid * reps) if reps > 0 else 0.0
-    overload = list(kernel._launch_config_overloads.values())[-1]
-    # An LTO build has no PTX of its own: the PTX facts are the plain build's.
-    plain = overload
-    if options.lto:
-        kernel = make_kernel(c)
-        kernel[grid, c.block](*args)
-        plain = list(kernel._launch_config_overloads.values())[-1]
+    overload = launched_overload(kernel)
+    plain = ptx_overload(overload, options.lto, lambda: make_kernel(c),
+                         lambda plain_kernel: plain_kernel[grid, c.block](*args))
     facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
     overload._ensure_kernel_attrs()
     facts["local"] = overload.metadata.get("local_mem_per_thread")
