@@ -73,15 +73,17 @@ def launched_overload(kernel):
     return list(kernel._launch_config_overloads.values())[-1]
 
 
-def ptx_overload(overload, lto: bool, build_plain, launch):
-    """The compile result whose PTX and MLIR describe the kernel: `overload`, or with `lto`
-    (an LTO build has no PTX of its own) a plain build's, `build_plain()` compiled by
-    `launch(kernel)`."""
-    if not lto:
-        return overload
-    kernel = build_plain()
-    launch(kernel)
-    return launched_overload(kernel)
+def kernel_ptx(overload) -> str:
+    """A compiled kernel's PTX: Numba's, or for an LTO kernel (coop's default), which has none
+    of its own, the PTX nvJitLink generates from its LTO-IR."""
+    if overload.metadata["ptx"]:
+        return overload.metadata["ptx"]
+    from numba_cuda_mlir.mlir_optimization import get_lto_ptx
+
+    return get_lto_ptx(overload)
+
+
+RELOCATABLE = "; coop kernels: cuda.jit(lto=False), linked as relocatable PTX"
 
 
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
@@ -93,7 +95,7 @@ def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) 
           f"{anchor.group(1) if anchor else '?'} GB/s; SMs={sms} (CUB: "
           f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
           f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
-          f"{slept:.1f} ms sleep{'; coop kernels: cuda.jit(lto=True)' if getattr(args, 'lto', False) else ''}")
+          f"{slept:.1f} ms sleep{RELOCATABLE if getattr(args, 'lto', None) is False else ''}")
 
 
 def print_summary(summary: dict) -> None:

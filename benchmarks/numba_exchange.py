@@ -19,9 +19,10 @@ The kernels are the reference's, for every mode:
         inverse}, then store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps * ops),
         ops per iteration 2 (2*ipt for the scalar shuffles offset/rotate).
 
---lto builds the coop kernels with cuda.jit(lto=True): nvJitLink then generates their code for
-the whole program (registers as nvcc's) instead of compiling Numba's PTX as relocatable code;
-the PTX facts come from a plain build.
+coop builds its kernels with link-time code generation (as cuda.jit(lto=True)): nvJitLink
+generates their code for the whole program (registers as nvcc's); the PTX facts come from the PTX
+it generates from their LTO-IR. --no-lto builds them with cuda.jit(lto=False), Numba's default:
+Numba's PTX, compiled by nvJitLink as relocatable code.
 
 "Striped" is the block's striped layout; warp modes use each logical warp's own
 striped tile. Every row is checked against a NumPy model of the mode (tiles 0,
@@ -54,8 +55,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (calibrate, launched_overload, print_run_header, print_summary,
-                        ptx_overload)
+from gpu_timing import (calibrate, kernel_ptx, launched_overload, print_run_header,
+                        print_summary)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -200,7 +201,7 @@ def kernel_source(c: Config) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_kernel(c: Config, lto: bool = False):
+def make_kernel(c: Config, lto: bool | None = None):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
@@ -208,7 +209,7 @@ def make_kernel(c: Config, lto: bool = False):
     namespace = {"cuda": cuda, "coop": coop, "np": np}
     exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
     function = namespace[f"{c.kernel}_{c.mode}"]
-    return cuda.jit(lto=True)(function) if lto else cuda.jit(function)
+    return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
 
 
 def argtypes(c: Config) -> list:
@@ -466,9 +467,8 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             ops = grid * reps * c.ops / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
         overload = launched_overload(kernel)
-        plain = ptx_overload(overload, options.lto, lambda: make_kernel(c),
-                             lambda plain_kernel: plain_kernel[grid, c.block](*args))
-        facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
+        facts = coop_facts(c, kernel_ptx(overload),
+                           str(overload.metadata.get("mlir_module_optimized", "")))
         overload._ensure_kernel_attrs()
         facts["local"] = overload.metadata.get("local_mem_per_thread")
         rows.append((c, value, ok, facts))
@@ -566,8 +566,9 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
-    parser.add_argument("--lto", action="store_true",
-                        help="compile with cuda.jit(lto=True): whole-program code generation")
+    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
+                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
+                             "relocatable code")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")

@@ -58,18 +58,15 @@ memory in bytes per thread (ours: the driver's attribute on the GPU, ptxas -v's 
 (the 8-byte raking scans of 1024 threads, whose 64 registers a thread do not hold the raking
 segment), and only the others fail the run. regs is registers per thread (ours: the driver's
 attribute on the GPU, ptxas -v with --compile-only; CUB's: cuobjdump --dump-resource-usage): at
-1024 threads a block, more than 32 leaves one block on an SM instead of two. Numba links its PTX
-with nvJitLink, which compiles it as relocatable code (ptxas -c, as --compile-only does), and
-that allocates more registers than nvcc's whole-program compile of the reference (1024x8
-warp_reductions: 40 against 32 for the same PTX; numba-cuda-mlir 0.6.0's cuda.jit(max_registers=N)
-does not reach that link, measured on the H200).
+1024 threads a block, more than 32 leaves one block on an SM instead of two. coop builds its
+kernels with link-time code generation (as cuda.jit(lto=True)): Numba hands nvJitLink LTO-IR and
+the kernel's code is generated for the whole program, which allocates registers as nvcc does for
+the reference; --compile-only runs ptxas -v on the PTX nvJitLink generates from that LTO-IR.
 
---lto compiles the kernels with cuda.jit(lto=True): Numba then hands nvJitLink LTO-IR, not PTX,
-and the kernel's code is generated for the whole program, which allocates registers as nvcc does
-for the reference (the same two kernels: 31 and 38 registers, CUB's counts, against 40 and 63 with
-8 bytes of spills relocatable). The PTX facts (barriers, shared memory) come from the kernel
-compiled without it; regs and local from the LTO cubin (--compile-only: cuobjdump's resource
-usage of the cubin nvJitLink makes without a GPU).
+--no-lto builds the kernels with cuda.jit(lto=False), as Numba does by default: nvJitLink then
+compiles Numba's PTX as relocatable code (ptxas -c, as --compile-only does with the option),
+which cannot target the kernel's occupancy and allocates more registers (1024x8 int32 raking sum:
+40 against 31; float64 exclusive_sum.warp_scans 1024x4: 63 and 8 bytes of spills against 38).
 
 --read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
 of the reference's `const T* __restrict__` input: coop.load then reads it through ld.global.nc
@@ -85,13 +82,12 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (ReadOnly, calibrate, launched_overload, print_run_header, print_summary,
-                        ptx_overload)
+from gpu_timing import (ReadOnly, calibrate, kernel_ptx, launched_overload, print_run_header,
+                        print_summary)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -360,7 +356,7 @@ def lowest(dtype):
     return dtype.type(np.iinfo(dtype).min if dtype.kind in "iu" else np.finfo(dtype).min)
 
 
-def make_kernel(c: Config, lto: bool = False):
+def make_kernel(c: Config, lto: bool | None = None):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
@@ -370,21 +366,7 @@ def make_kernel(c: Config, lto: bool = False):
                  "Q": T(0.00390625), "K": T(256)}
     exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
     function = namespace[kernel_name(c)]
-    return cuda.jit(lto=True)(function) if lto else cuda.jit(function)
-
-
-def cubin_usage(cubin: bytes) -> tuple[int | None, int | None]:
-    """(stack frame, registers) of a cubin's kernel from cuobjdump's resource usage; Nones
-    without cuobjdump."""
-    cuobjdump = _tool("cuobjdump")
-    if not cuobjdump:
-        return None, None
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as file:
-        file.write(cubin)
-        file.flush()
-        found = resource_usage(cuobjdump, file.name)
-    return (max((stack for _, _, stack in found), default=None),
-            max((regs for _, regs, _ in found), default=None))
+    return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
 
 
 def argtypes(c: Config) -> list:
@@ -620,10 +602,11 @@ def cub_facts(binary: Path) -> dict:
     return facts
 
 
-def ptxas_usage(ptx: str) -> tuple[int | None, int | None]:
+def ptxas_usage(ptx: str, relocatable: bool) -> tuple[int | None, int | None]:
     """The kernel's stack frame (its local memory per thread; spills live in it) and registers
-    per thread from ptxas -v for sm_90 (pip's ptxas, else the one on PATH); Nones without a
-    ptxas that takes the PTX."""
+    per thread from ptxas -v for sm_90 (pip's ptxas, else the one on PATH), compiled as nvJitLink
+    compiles it: an LTO kernel's PTX whole, Numba's PTX relocatable (-c, whose registers can
+    differ: 1024x8 warp_reductions 40, not 32); Nones without a ptxas that takes the PTX."""
     candidates = [t for t in (_tool("ptxas"),) if t]
     try:
         import nvidia.cu13
@@ -633,9 +616,8 @@ def ptxas_usage(ptx: str) -> tuple[int | None, int | None]:
         pass
     for ptxas in candidates:
         try:
-            # -c: nvJitLink compiles Numba's PTX as relocatable code, whose registers can
-            # differ from a whole-program compile's (1024x8 warp_reductions: 40, not 32).
-            result = subprocess.run([ptxas, "-arch=sm_90", "-c", "-v", "-", "-o", "/dev/null"],
+            mode = ["-c"] if relocatable else []
+            result = subprocess.run([ptxas, "-arch=sm_90", *mode, "-v", "-", "-o", "/dev/null"],
                                     input=ptx, capture_output=True, text=True)
         except OSError:
             continue
@@ -776,16 +758,15 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
         base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
         value = (ms - base) * 1e6 * sms / (grid * reps) if reps > 0 else 0.0
     overload = launched_overload(kernel)
-    plain = ptx_overload(overload, options.lto, lambda: make_kernel(c),
-                         lambda plain_kernel: plain_kernel[grid, c.block](*args))
-    facts = coop_facts(c, plain.ptx, str(plain.metadata.get("mlir_module_optimized", "")))
+    facts = coop_facts(c, kernel_ptx(overload),
+                       str(overload.metadata.get("mlir_module_optimized", "")))
     overload._ensure_kernel_attrs()
     facts["local"] = overload.metadata.get("local_mem_per_thread")
     facts["regs"] = overload.metadata.get("regs_per_thread")
     return c, value, ok, facts
 
 
-def _compile_keys(keys, directory: str, lto: bool = False) -> list:
+def _compile_keys(keys, directory: str, lto: bool | None = None) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -793,20 +774,16 @@ def _compile_keys(keys, directory: str, lto: bool = False) -> list:
     out = []
     for key in keys:
         c = Config(*key)
-        cres = nc.compile_for_launch(make_kernel(c), argtypes(c), (c.block,))
+        cres = nc.compile_for_launch(make_kernel(c, lto), argtypes(c), (c.block,))
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
-        if lto:
-            linked = nc.compile_for_launch(make_kernel(c, lto=True), argtypes(c), (c.block,))
-            facts["local"], facts["regs"] = cubin_usage(linked.metadata["cubin"])
-        else:
-            facts["local"], facts["regs"] = ptxas_usage(ptx)
+        facts["local"], facts["regs"] = ptxas_usage(ptx, relocatable=lto is False)
         out.append((key, facts))
     return out
 
 
-def compile_only(configs, directory: Path, jobs: int = 1, lto: bool = False) -> list:
+def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -937,8 +914,9 @@ def main(argv=None) -> int:
     parser.add_argument("--read-only", action="store_true",
                         help="pass the input read-only (ld.global.nc), as the reference's "
                              "const T* __restrict__")
-    parser.add_argument("--lto", action="store_true",
-                        help="compile with cuda.jit(lto=True): whole-program code generation")
+    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
+                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
+                             "relocatable code")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
@@ -957,8 +935,9 @@ def main(argv=None) -> int:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
         rows = compile_only(configs, args.directory, args.jobs, args.lto)
-        print(f"# numba_reduce_scan --compile-only{' --lto' if args.lto else ''}: {len(rows)} "
-              f"kernels compiled for sm_90 (PTX in {args.directory}); CUB barriers: "
+        relocatable = " --no-lto" if args.lto is False else ""
+        print(f"# numba_reduce_scan --compile-only{relocatable}: {len(rows)} kernels"
+              f" compiled for sm_90 (PTX in {args.directory}); CUB barriers: "
               f"{f'from {binary}' if cub_bars else 'none (no CUB binary or cuobjdump)'}")
         summary = print_table(rows, {}, cub_bars)
         barrier_summary(rows, cub_bars)

@@ -21,8 +21,9 @@ columns come from cuobjdump on both binaries (Numba's cubin for ours).
   --read-only   pass the source as a read-only array (gpu_timing.ReadOnly, no copy), the
                 Numba form of the references' `const T* __restrict__` input: coop.load then
                 reads it through ld.global.nc as nvcc reads the reference's
-  --lto         build the coop kernels with cuda.jit(lto=True): nvJitLink generates their code
-                for the whole program (registers as nvcc's), not as relocatable PTX
+  --no-lto      build the coop kernels with cuda.jit(lto=False), Numba's default: nvJitLink
+                compiles Numba's PTX as relocatable code; without it they are built as coop
+                builds its kernels, with link-time code generation for the whole program
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from tile_copy import ALGORITHMS, CONFIGS, N_INT32, REPS, sass_facts  # noqa: E402
-from gpu_timing import ReadOnly  # noqa: E402
+from gpu_timing import RELOCATABLE, ReadOnly  # noqa: E402
 
 WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
 WARP_CONFIGS = ((128, 4, 32), (256, 8, 32), (128, 4, 8), (256, 8, 8))
@@ -81,14 +82,15 @@ def copy(src, dst, n, items_per_thread):
 """
 
 
-def _kernel(source: str, name: str, lto: bool = False):
+def _kernel(source: str, name: str, lto: bool | None = None):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
 
     namespace = {"cuda": cuda, "coop": coop}
     exec(compile(source, name, "exec"), namespace)
-    return cuda.jit(lto=True)(namespace["copy"]) if lto else cuda.jit(namespace["copy"])
+    copy = namespace["copy"]
+    return cuda.jit(copy) if lto is None else cuda.jit(lto=lto)(copy)
 
 
 def _reference(source: Path, directory: Path) -> tuple[dict, dict, str]:
@@ -136,7 +138,7 @@ def _selected(filters: list[str], algorithm: str, width, dtype: str, block: int,
 
 
 def main(directory: Path, read_only: bool = False, filters: list[str] = (),
-         lto: bool = False) -> None:
+         lto: bool | None = None) -> None:
     from numba_cuda_mlir import cuda
 
     configs = [(algorithm, block, ipt, None) for block, ipt in CONFIGS
@@ -206,7 +208,7 @@ def main(directory: Path, read_only: bool = False, filters: list[str] = (),
     anchor = re.search(r"D2D \(anchor\)\s+([\d.]+)", cub_out)
     print(f"cudaMemcpy D2D: {memcpy:.1f} GB/s (this run); CUB reference's own anchor: "
           f"{anchor.group(1) if anchor else '?'} GB/s"
-          f"{'; coop kernels: cuda.jit(lto=True)' if lto else ''}")
+          f"{RELOCATABLE if lto is False else ''}")
     header = (f"{'algorithm':26} {'group':7} {'dtype':5} {'block':>5} {'ipt':>3} "
               f"{'coop GB/s':>9} {'CUB GB/s':>9} {'coop/CUB':>8} {'%memcpy':>7} {'ok':>3}  "
               f"{'LDL/STL':>7} {'smem':>11} {'BAR.SYNC':>8}")
@@ -237,8 +239,9 @@ if __name__ == "__main__":
     parser.add_argument("--read-only", action="store_true",
                         help="pass the source read-only (ld.global.nc), as the references' "
                              "const T* __restrict__")
-    parser.add_argument("--lto", action="store_true",
-                        help="compile with cuda.jit(lto=True): whole-program code generation")
+    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
+                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
+                             "relocatable code")
     arguments = parser.parse_args()
     if len(arguments.filters) > 5:
         parser.error("at most five filters: ALGORITHM GROUP DTYPE BLOCK IPT")

@@ -603,7 +603,7 @@ class _FakeCuda:
     def pinned_array(self, n, dtype):
         return np.empty(n, dtype)
 
-    def kernel(self, c, lto=False):
+    def kernel(self, c, lto=None):
         bench = self.bench
 
         def launch(grid, block, src, out, third=None):
@@ -624,8 +624,8 @@ class _FakeCuda:
             if c.mode.endswith("warp_scans") and c.dtype == "float32":
                 out.data[1] += 1  # a wrong result, which the check must see
         overload = type("Overload", (), {
-            "ptx": ".shared .align 16 .b8 s[64];\n.entry k(\n)\n{\nbar.sync 0;\n}\n",
-            "metadata": {"mlir_module_optimized": "nvvm.barrier0", "local_mem_per_thread": 0},
+            "metadata": {"ptx": ".shared .align 16 .b8 s[64];\n.entry k(\n)\n{\nbar.sync 0;\n}\n",
+                         "mlir_module_optimized": "nvvm.barrier0", "local_mem_per_thread": 0},
             "_ensure_kernel_attrs": lambda self: None})()
         kernel = type("Kernel", (), {
             "_launch_config_overloads": {0: overload},
@@ -636,13 +636,14 @@ class _FakeCuda:
         return type("Sleep", (), {"__getitem__": lambda self, config: lambda *args: None})()
 
 
-@pytest.mark.parametrize("lto", [False, True])
-def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path, lto):
+@pytest.mark.parametrize("relocatable", [False, True])
+def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path,
+                                                       relocatable):
     """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
     family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
     through run_coop's launches, copies back and sampled checks, and the table reads a
-    reference output; a wrong tile is a FAIL and the exit code 1. With --lto the kernels are
-    built for LTO and their PTX facts taken from a plain build, and the header says so."""
+    reference output; a wrong tile is a FAIL and the exit code 1. With --no-lto the kernels are
+    built with cuda.jit(lto=False), and the header says so."""
     numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
     bench = _numba_reduce_scan()
     fake = _FakeCuda(bench)
@@ -665,12 +666,12 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     monkeypatch.setattr(bench, "configurations", lambda: configs)
     built = []
     monkeypatch.setattr(bench, "make_kernel",
-                        lambda c, lto=False: built.append(lto) or fake.kernel(c, lto))
+                        lambda c, lto=None: built.append(lto) or fake.kernel(c, lto))
     code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"]
-                      + (["--lto"] if lto else []))
+                      + (["--no-lto"] if relocatable else []))
     table = capsys.readouterr().out
-    assert built.count(True) == (len(configs) if lto else 0)
-    assert ("cuda.jit(lto=True)" in table) == lto
+    assert built == [False if relocatable else None] * len(configs)
+    assert ("cuda.jit(lto=False)" in table) == relocatable
     rows = [line.split() for line in table.splitlines() if line.startswith(("tile ", "loop "))]
     assert len(rows) == len(configs) > 40
     failed = {tuple(r[:6]) for r in rows if r[10] == "FAIL/OK"}

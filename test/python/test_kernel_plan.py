@@ -4,6 +4,7 @@ barriers only where the passes' analysis needs them."""
 
 import re
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba_cuda_mlir")
@@ -263,3 +264,55 @@ def test_error_dynamic_scratch_beside_dynamic_shared_arrays():
     with pytest.raises(Exception) as info:
         _compile(kernel, [F64, F64], block=(1024,))
     assert "needs dynamic shared memory, which the kernel also uses" in str(info.value)
+
+
+def _copy_kernel(**options):
+    def copy(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items)
+        coop.store(block, dst, items)
+
+    return cuda.jit(**options)(copy)
+
+
+def _lto(cres) -> bool:
+    return cres.metadata["link_plan"].compile_new_inputs_as_ltoir
+
+
+def test_coop_kernels_are_linked_as_whole_programs():
+    """A coop kernel goes to nvJitLink as LTO-IR (whole-program code generation, the
+    registers nvcc would give it), unless the user chose: an explicit lto either way and
+    debug=True are kept; a kernel without coop calls keeps Numba's default."""
+    def plain(src, dst):
+        dst[cuda.threadIdx.x] = src[cuda.threadIdx.x]
+
+    default = nc.compile_for_launch(_copy_kernel(), [I32, I32], (128,))
+    assert _lto(default) and default.metadata["ltoir"]
+    assert ".entry" in default.metadata["ptx"]  # nvJitLink's PTX of the LTO-IR
+    assert not _lto(nc.compile_for_launch(_copy_kernel(lto=False), [I32, I32], (128,)))
+    assert _lto(nc.compile_for_launch(_copy_kernel(lto=True), [I32, I32], (128,)))
+    debug = nc.compile_for_launch(_copy_kernel(debug=True, opt=False), [I32, I32], (128,))
+    assert not _lto(debug)
+    assert not _lto(nc.compile_for_launch(cuda.jit(plain), [I32, I32], (128,)))
+
+
+def test_whole_program_link_gives_a_block_its_occupancy():
+    """A loop of 1024-thread raking sums (numba_reduce_scan's loop row): relocatable PTX
+    compiles it to 37 registers, one block an SM (CUB: 31); its LTO link to at most 32,
+    two blocks an SM."""
+    def kernel(src, dst, reps):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        base = np.int64(cuda.blockIdx.x) * 4096
+        coop.load(block, src, items, offset=base, algorithm="striped")
+        for _ in range(reps):
+            total = coop.sum(block, items, broadcast=False, algorithm="raking")
+            if cuda.threadIdx.x == 0:
+                for i in range(4):
+                    items[i] = np.int32((items[i] + total) & 255)
+        coop.store(block, dst, items, offset=base, algorithm="striped")
+
+    argtypes = [I32, I32, types.int32]
+    cres = nc.compile_for_launch(cuda.jit(kernel), argtypes, (1024,), with_ptx=False)
+    assert nc.cubin_registers(cres.metadata["cubin"]) <= 32

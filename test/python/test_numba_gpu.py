@@ -20,7 +20,7 @@ import coop_kernels as ck  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 # A read-only device array (not a read-only host array: numba-cuda-mlir 0.6.0 copies every
 # host argument back after the launch and fails on a read-only one).
-from gpu_timing import ReadOnly  # noqa: E402
+from gpu_timing import ReadOnly, kernel_ptx  # noqa: E402
 
 EXAMPLES = sorted((Path(__file__).parent / "spec_examples").glob("*.py"))
 
@@ -158,7 +158,7 @@ def test_tile_copy_from_a_read_only_source(case):
     failures = _copy_failures(case, (case.tile, case.tile // 2 + 1), read_only=True)
     dtype = np.dtype(case.numpy_dtype)
     kernel = _kernel(case.algorithm, case.width, True)
-    read_only = [overload.metadata["ptx"] for (argtypes, _), overload in
+    read_only = [kernel_ptx(overload) for (argtypes, _), overload in
                  kernel._launch_config_overloads.items()
                  if not argtypes[0].mutable and argtypes[0].dtype.name == dtype.name]
     assert read_only and all((".nc." in ptx) == (dtype.itemsize >= 4) for ptx in read_only), \

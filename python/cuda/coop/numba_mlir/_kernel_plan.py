@@ -28,7 +28,8 @@ from numba_cuda_mlir._mlir.dialects import func
 
 from .. import _compiler
 from ._errors import CoopCompileError
-from ._numba import REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, mlir_context, wrap_optimize
+from ._numba import (REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, link_whole_program,
+                     mlir_context, wrap_optimize)
 from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes, target_sm
 from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
@@ -55,13 +56,15 @@ def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None
 
 
 def install() -> None:
-    """Plans every kernel's scratch before Numba optimizes it."""
+    """Plans every coop kernel's scratch before Numba optimizes it, and has
+    its code generated for the whole program (`link_whole_program`)."""
 
     def plan(cres):
         module = cres.metadata.get("mlir_module")
-        # Only compiles that lowered a scratch site walk their module.
+        # Only compiles that lowered a coop site walk their module.
         if module is None or BLOCK_KEY not in cres.metadata:
             return
+        link_whole_program(cres)
         with mlir_context(), ir.Location.unknown():
             bound_kernels(module, cres.metadata[BLOCK_KEY])
             if cres.metadata.get(PLANNED_KEY):
