@@ -1,7 +1,7 @@
 """Compile cost of coop call sites, against NVRTC compiling the same CUB code.
 
 Runs on the CPU (no GPU). For K = 1, 4, 16 call sites it times compiling a
-Numba-CUDA-MLIR kernel to PTX for one launch configuration, against the same
+Numba-CUDA-MLIR kernel to its cubin for one launch configuration, against the same
 kernel without the coop calls, and reports the added milliseconds per call
 site. In the same run it times NVRTC compiling the equivalent CUB C++ to
 LTO-IR, the path the earlier cuda.coop took, one program per primitive.
@@ -105,7 +105,7 @@ def kernel_source(sites: int, with_coop: bool, family: str = "tiles",
 
 
 def time_numba(sites: int, with_coop: bool, family: str = "tiles", repeats: int | None = None) -> float:
-    """Fastest of `repeats` (REPEATS) compiles of a fresh kernel to PTX, in
+    """Fastest of `repeats` (REPEATS) compiles of a fresh kernel to its cubin, in
     seconds (the minimum: compile times only get noise added on a shared
     machine)."""
     from cuda.coop.numba_mlir import _passes
@@ -329,7 +329,7 @@ def main() -> None:
     time_numba(1, True, family)  # warm up: imports, first compiles of both variants
     time_numba(0, False)
     include = cub_include()
-    print(f"{family}: kernel compile to PTX, block {BLOCK}, items_per_thread {IPT}, int32; "
+    print(f"{family}: kernel compile to cubin, block {BLOCK}, items_per_thread {IPT}, int32; "
           f"fastest of {REPEATS} (NVRTC: median of {max(2, REPEATS // 2)})")
     plain = time_numba(0, False) * 1e3
     one_primitive = time_nvrtc(1, include, family) * 1e3 if include else None
