@@ -325,7 +325,10 @@ def kernel_source(c: Config) -> str:
     lines += ["    k = np.int64(cuda.blockIdx.x)",
               f"    base = k * {c.tile}"]
     if c.partial:
-        lines.append(f"    valid = np.int32({c.tile} - (k * 7919) % {c.tile})")
+        # k is a block index, never negative: unsigned, the remainder is a mask, as nvcc
+        # makes the reference's (long) remainder knowing blockIdx.x unsigned.
+        lines.append(f"    valid = np.int32({c.tile} - (np.uint64(k) * np.uint64(7919))"
+                     f" % np.uint64({c.tile}))")
     if c.kernel == "tile":
         guarded = ", valid_items=valid" if c.partial else ""
         lines.append(f'    coop.load(group, src, a, offset=base, algorithm="transpose"{guarded})')

@@ -424,7 +424,8 @@ def test_numba_reduce_scan_kernel_sources_follow_the_reference():
     src = bench.kernel_source(bench.Config("tile", "sum_partial.raking_commutative_only",
                                            "int32", 256, 4, 0))
     assert 'coop.load(group, src, a, offset=base, algorithm="transpose", valid_items=valid)' in src
-    assert "valid = np.int32(1024 - (k * 7919) % 1024)" in src
+    assert ("valid = np.int32(1024 - (np.uint64(k) * np.uint64(7919)) % np.uint64(1024))"
+            in src)
     assert ('coop.sum(group, a, valid_items=valid, broadcast=False, '
             'algorithm="raking_commutative_only")') in src
     assert "if tid == 0:\n        dst[k] = r" in src
