@@ -106,7 +106,7 @@ def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     coop_rows, caches = measure(count, True)
     plain_rows, _ = measure(count, False)
-    print(f"{count} distinct kernels compiled to PTX (sm_90, no GPU), one process per column; "
+    print(f"{count} distinct kernels compiled to cubins (sm_90, no GPU), one process per column; "
           f"RSS = VmRSS in MiB after gc.collect()")
     print(f"{'kernels':>7} {'coop RSS':>9} {'plain RSS':>9} {'coop growth':>11} "
           f"{'plain growth':>12} {'coop s':>7} {'plain s':>7}")
