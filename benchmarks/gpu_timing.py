@@ -84,6 +84,7 @@ def kernel_ptx(overload) -> str:
 
 
 RELOCATABLE = "; coop kernels: cuda.jit(lto=False), linked as relocatable PTX"
+AUTO_SYNC = "; loop kernels' block calls: coop.TempStorage(auto_sync=True)"
 
 
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
@@ -95,7 +96,8 @@ def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) 
           f"{anchor.group(1) if anchor else '?'} GB/s; SMs={sms} (CUB: "
           f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
           f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
-          f"{slept:.1f} ms sleep{RELOCATABLE if getattr(args, 'lto', None) is False else ''}")
+          f"{slept:.1f} ms sleep{RELOCATABLE if getattr(args, 'lto', None) is False else ''}"
+          f"{AUTO_SYNC if getattr(args, 'auto_sync', False) else ''}")
 
 
 def print_summary(summary: dict) -> None:

@@ -68,6 +68,11 @@ compiles Numba's PTX as relocatable code (ptxas -c, as --compile-only does with 
 which cannot target the kernel's occupancy and allocates more registers (1024x8 int32 raking sum:
 40 against 31; float64 exclusive_sum.warp_scans 1024x4: 63 and 8 bytes of spills against 38).
 
+--auto-sync gives the block reductions and scans of the loop kernels an explicit
+coop.TempStorage(auto_sync=True): the reuse barrier then follows each call, where the reference's
+loop has its __syncthreads, instead of where the planner puts it (before the next iteration's first
+scratch write, so after the loop's own arithmetic).
+
 --read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
 of the reference's `const T* __restrict__` input: coop.load then reads it through ld.global.nc
 (LDG.E.CONSTANT), as nvcc reads the reference's.
@@ -292,7 +297,12 @@ def kernel_name(c: Config) -> str:
     return f"{c.kernel}_{c.mode.replace('.', '_')}"
 
 
-def kernel_source(c: Config) -> str:
+def _with_storage(call: str) -> str:
+    """A coop call with temp_storage=temp as its last argument."""
+    return call[:-1] + ", temp_storage=temp)"
+
+
+def kernel_source(c: Config, auto_sync: bool = False) -> str:
     I = c.ipt
     third = {"loop": ", reps", "tile": ", tiles" if c.family == "prefix" else ""}[c.kernel]
     lines = []
@@ -341,14 +351,18 @@ def kernel_source(c: Config) -> str:
             lines += [f"    o = {_scan(c, 'a')}",
                       '    coop.store(group, dst, o, offset=base, algorithm="transpose")']
         return "\n".join(lines) + "\n"
+    explicit = auto_sync and not c.width
+    own = _with_storage if explicit else (lambda call: call)
+    if explicit:
+        lines.append("    temp = coop.TempStorage(auto_sync=True)")
     lines.append('    coop.load(group, src, a, offset=base, algorithm="striped")')
     lines.append("    for _ in range(reps):")
     if c.family == "reduce":
-        lines += [f"        r = {_reduce(c, 'a', c.partial)}",
+        lines += [f"        r = {own(_reduce(c, 'a', c.partial))}",
                   f"        if {_leader(c)}:",
                   *_loop_over(_wrap(c, "a[i]", "a[i] + r"), "            ", I)]
     else:
-        lines += [f"        o = {_scan(c, 'a')}",
+        lines += [f"        o = {own(_scan(c, 'a'))}",
                   *_loop_over(_wrap(c, "a[i]", "o[i]"), "        ", I)]
     lines.append('    coop.store(group, dst, a, offset=base, algorithm="striped")')
     return "\n".join(lines) + "\n"
@@ -359,7 +373,7 @@ def lowest(dtype):
     return dtype.type(np.iinfo(dtype).min if dtype.kind in "iu" else np.finfo(dtype).min)
 
 
-def make_kernel(c: Config, lto: bool | None = None):
+def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
@@ -367,7 +381,8 @@ def make_kernel(c: Config, lto: bool | None = None):
     T = c.numpy_dtype
     namespace = {"cuda": cuda, "coop": coop, "np": np, "T": T, "LOWEST": lowest(T),
                  "Q": T(0.00390625), "K": T(256)}
-    exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
+    exec(compile(kernel_source(c, auto_sync), f"<{' '.join(map(str, c.key))}>", "exec"),
+         namespace)
     function = namespace[kernel_name(c)]
     return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
 
@@ -714,7 +729,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     tile = c.tile
     tiles = n_all // tile
     n = tiles * tile
-    kernel = make_kernel(c, options.lto)
+    kernel = make_kernel(c, options.lto, options.auto_sync)
     if c.kernel == "loop":
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
@@ -769,7 +784,8 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     return c, value, ok, facts
 
 
-def _compile_keys(keys, directory: str, lto: bool | None = None) -> list:
+def _compile_keys(keys, directory: str, lto: bool | None = None,
+                  auto_sync: bool = False) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -777,7 +793,7 @@ def _compile_keys(keys, directory: str, lto: bool | None = None) -> list:
     out = []
     for key in keys:
         c = Config(*key)
-        cres = nc.compile_for_launch(make_kernel(c, lto), argtypes(c), (c.block,))
+        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync), argtypes(c), (c.block,))
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
@@ -786,7 +802,8 @@ def _compile_keys(keys, directory: str, lto: bool | None = None) -> list:
     return out
 
 
-def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None) -> list:
+def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None,
+                 auto_sync: bool = False) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -799,14 +816,14 @@ def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = Non
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     keys = [c.key for c in configs]
     if jobs <= 1 or len(keys) < 2 * jobs:
-        facts = dict(_compile_keys(keys, str(directory), lto))
+        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync))
     else:
         import multiprocessing
 
         chunks = [keys[j::jobs] for j in range(jobs)]
         with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet) as pool:
             facts = dict(item for part in pool.starmap(
-                _compile_keys, [(chunk, str(directory), lto) for chunk in chunks])
+                _compile_keys, [(chunk, str(directory), lto, auto_sync) for chunk in chunks])
                 for item in part)
     return [(c, None, None, facts[c.key]) for c in configs]
 
@@ -920,6 +937,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
                         help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
                              "relocatable code")
+    parser.add_argument("--auto-sync", action="store_true",
+                        help="loop kernels' block calls take coop.TempStorage(auto_sync=True): "
+                             "the reuse barrier right after each call, as the reference's")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
@@ -937,7 +957,7 @@ def main(argv=None) -> int:
         if binary is not None:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
-        rows = compile_only(configs, args.directory, args.jobs, args.lto)
+        rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync)
         relocatable = " --no-lto" if args.lto is False else ""
         print(f"# numba_reduce_scan --compile-only{relocatable}: {len(rows)} kernels"
               f" compiled for sm_90 (PTX in {args.directory}); CUB barriers: "

@@ -453,6 +453,37 @@ def test_numba_reduce_scan_kernel_sources_follow_the_reference():
 
 
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
+def test_numba_reduce_scan_auto_sync_moves_the_loop_barrier():
+    """--auto-sync: a loop kernel's block scan takes an explicit TempStorage(auto_sync=True),
+    whose reuse barrier follows the call (the reference's __syncthreads) instead of standing
+    at the loop head before the scan's first write; logical warps are left alone."""
+    pytest.importorskip("numba_cuda_mlir")
+    import numba_compile as nc
+
+    bench = _numba_reduce_scan()
+    c = bench.Config("loop", "inclusive_sum.warp_scans", "float64", 1024, 4, 0)
+    src = bench.kernel_source(c, auto_sync=True)
+    assert "    temp = coop.TempStorage(auto_sync=True)\n" in src
+    assert ('o = coop.inclusive_sum(group, a, algorithm="warp_scans", temp_storage=temp)'
+            in src)
+    warp = bench.Config("loop", "warp_sum", "int32", 256, 4, 8)
+    assert bench.kernel_source(warp, auto_sync=True) == bench.kernel_source(warp)
+
+    def barrier_lines(auto_sync):
+        cres = nc.compile_for_launch(bench.make_kernel(c, auto_sync=auto_sync),
+                                     bench.argtypes(c), (c.block,))
+        body = cres.metadata["ptx"].split(".entry")[1].splitlines()
+        loop = next(i for i, line in enumerate(body) if line.startswith("$L__BB"))
+        scan = next(i for i, line in enumerate(body) if "shfl.sync.up" in line)
+        return [i for i, line in enumerate(body) if "bar.sync" in line], loop, scan
+
+    planned, loop, scan = barrier_lines(False)
+    assert len(planned) == 2 and loop < planned[0] < scan
+    trailing, _, scan = barrier_lines(True)
+    assert len(trailing) == 2 and scan < trailing[0] < trailing[1]
+
+
+@pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 def test_numba_reduce_scan_compile_only(tmp_path):
     """The script's --compile-only path: every mode at block 256, ipt 4, int32 (block, warps of
     32, 16 and 8), tile and loop kernels, compiles for sm_90 without local memory."""
@@ -604,7 +635,7 @@ class _FakeCuda:
     def pinned_array(self, n, dtype):
         return np.empty(n, dtype)
 
-    def kernel(self, c, lto=None):
+    def kernel(self, c, lto=None, auto_sync=False):
         bench = self.bench
 
         def launch(grid, block, src, out, third=None):
@@ -637,14 +668,15 @@ class _FakeCuda:
         return type("Sleep", (), {"__getitem__": lambda self, config: lambda *args: None})()
 
 
-@pytest.mark.parametrize("relocatable", [False, True])
+@pytest.mark.parametrize("relocatable, auto_sync", [(False, False), (True, True)])
 def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path,
-                                                       relocatable):
+                                                       relocatable, auto_sync):
     """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
     family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
     through run_coop's launches, copies back and sampled checks, and the table reads a
     reference output; a wrong tile is a FAIL and the exit code 1. With --no-lto the kernels are
-    built with cuda.jit(lto=False), and the header says so."""
+    built with cuda.jit(lto=False), with --auto-sync from the explicit-storage source, and the
+    header says so."""
     numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
     bench = _numba_reduce_scan()
     fake = _FakeCuda(bench)
@@ -667,12 +699,15 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     monkeypatch.setattr(bench, "configurations", lambda: configs)
     built = []
     monkeypatch.setattr(bench, "make_kernel",
-                        lambda c, lto=None: built.append(lto) or fake.kernel(c, lto))
+                        lambda c, lto=None, auto_sync=False:
+                        built.append((lto, auto_sync)) or fake.kernel(c, lto))
     code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"]
-                      + (["--no-lto"] if relocatable else []))
+                      + (["--no-lto"] if relocatable else [])
+                      + (["--auto-sync"] if auto_sync else []))
     table = capsys.readouterr().out
-    assert built == [False if relocatable else None] * len(configs)
+    assert built == [(False if relocatable else None, auto_sync)] * len(configs)
     assert ("cuda.jit(lto=False)" in table) == relocatable
+    assert ("TempStorage(auto_sync=True)" in table) == auto_sync
     rows = [line.split() for line in table.splitlines() if line.startswith(("tile ", "loop "))]
     assert len(rows) == len(configs) > 40
     failed = {tuple(r[:6]) for r in rows if r[10] == "FAIL/OK"}
