@@ -83,6 +83,19 @@ def kernel_ptx(overload) -> str:
     return get_lto_ptx(overload)
 
 
+def coop_jit(cuda, function, lto: bool | None):
+    """`function` as a kernel built as coop builds it (link-time code generation), or with
+    the `lto` the benchmark's --no-lto asks for."""
+    return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
+
+
+def add_lto_option(parser) -> None:
+    """--no-lto: `args.lto` False (cuda.jit(lto=False)), else None (coop's default)."""
+    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
+                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
+                             "relocatable code")
+
+
 RELOCATABLE = "; coop kernels: cuda.jit(lto=False), linked as relocatable PTX"
 AUTO_SYNC = "; loop kernels' block calls: coop.TempStorage(auto_sync=True)"
 

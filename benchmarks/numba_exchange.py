@@ -55,8 +55,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (calibrate, kernel_ptx, launched_overload, print_run_header,
-                        print_summary)
+from gpu_timing import (add_lto_option, calibrate, coop_jit, kernel_ptx, launched_overload,
+                        print_run_header, print_summary)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -209,7 +209,7 @@ def make_kernel(c: Config, lto: bool | None = None):
     namespace = {"cuda": cuda, "coop": coop, "np": np}
     exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
     function = namespace[f"{c.kernel}_{c.mode}"]
-    return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
+    return coop_jit(cuda, function, lto)
 
 
 def argtypes(c: Config) -> list:
@@ -566,9 +566,7 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
-    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
-                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
-                             "relocatable code")
+    add_lto_option(parser)
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")

@@ -91,8 +91,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (ReadOnly, calibrate, kernel_ptx, launched_overload, print_run_header,
-                        print_summary)
+from gpu_timing import (ReadOnly, add_lto_option, calibrate, coop_jit, kernel_ptx,
+                        launched_overload, print_run_header, print_summary)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -384,7 +384,7 @@ def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False):
     exec(compile(kernel_source(c, auto_sync), f"<{' '.join(map(str, c.key))}>", "exec"),
          namespace)
     function = namespace[kernel_name(c)]
-    return cuda.jit(function) if lto is None else cuda.jit(lto=lto)(function)
+    return coop_jit(cuda, function, lto)
 
 
 def argtypes(c: Config) -> list:
@@ -934,9 +934,7 @@ def main(argv=None) -> int:
     parser.add_argument("--read-only", action="store_true",
                         help="pass the input read-only (ld.global.nc), as the reference's "
                              "const T* __restrict__")
-    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
-                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
-                             "relocatable code")
+    add_lto_option(parser)
     parser.add_argument("--auto-sync", action="store_true",
                         help="loop kernels' block calls take coop.TempStorage(auto_sync=True): "
                              "the reuse barrier right after each call, as the reference's")

@@ -39,7 +39,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from tile_copy import ALGORITHMS, CONFIGS, N_INT32, REPS, sass_facts  # noqa: E402
-from gpu_timing import RELOCATABLE, ReadOnly  # noqa: E402
+from gpu_timing import RELOCATABLE, ReadOnly, add_lto_option, coop_jit  # noqa: E402
 
 WARP_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
 WARP_CONFIGS = ((128, 4, 32), (256, 8, 32), (128, 4, 8), (256, 8, 8))
@@ -89,8 +89,7 @@ def _kernel(source: str, name: str, lto: bool | None = None):
 
     namespace = {"cuda": cuda, "coop": coop}
     exec(compile(source, name, "exec"), namespace)
-    copy = namespace["copy"]
-    return cuda.jit(copy) if lto is None else cuda.jit(lto=lto)(copy)
+    return coop_jit(cuda, namespace["copy"], lto)
 
 
 def _reference(source: Path, directory: Path) -> tuple[dict, dict, str]:
@@ -239,9 +238,7 @@ if __name__ == "__main__":
     parser.add_argument("--read-only", action="store_true",
                         help="pass the source read-only (ld.global.nc), as the references' "
                              "const T* __restrict__")
-    parser.add_argument("--no-lto", dest="lto", action="store_const", const=False,
-                        help="compile with cuda.jit(lto=False): Numba's PTX, linked as "
-                             "relocatable code")
+    add_lto_option(parser)
     arguments = parser.parse_args()
     if len(arguments.filters) > 5:
         parser.error("at most five filters: ALGORITHM GROUP DTYPE BLOCK IPT")
