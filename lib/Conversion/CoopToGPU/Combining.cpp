@@ -229,8 +229,8 @@ void lowering::storeIf(OpBuilder &b, Location loc, Value condition,
 Value lowering::clampedCount(OpBuilder &b, Location loc, Value count,
                              int64_t bound) {
   Ix ix{b, loc};
-  return arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), arith::MinUIOp::create(b, loc, count, ix.c(bound)));
+  Value clamped = arith::MinUIOp::create(b, loc, count, ix.c(count, bound));
+  return asI32(b, loc, clamped);
 }
 
 Value lowering::countExceeds(OpBuilder &b, Location loc, Value count32,

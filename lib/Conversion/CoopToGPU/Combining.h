@@ -82,7 +82,7 @@ Value laneWarpAggregate(OpBuilder &b, Location loc, const Combiner &combiner,
                         Value scratch, Value lane, int64_t warps,
                         llvm::function_ref<Value()> counted);
 
-/// `count` (an index, unsigned) clamped to `bound` (<= 2^31) as an i32:
+/// `count` (an index or i32, unsigned) clamped to `bound` (<= 2^31) as an i32:
 /// counts of items or lanes compare in 32 bits, as CUB's int counts do,
 /// instead of in the 64 bits of NVPTX's index.
 Value clampedCount(OpBuilder &b, Location loc, Value count, int64_t bound);

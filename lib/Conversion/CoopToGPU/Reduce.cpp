@@ -33,8 +33,10 @@ Value validLanes(Ix ix, Value validThreads, Value first, int64_t width,
   }
   Value remaining = arith::SubIOp::create(ix.b, ix.loc, validThreads, first);
   Value some = ix.lt(first, validThreads);
-  Value clamped = arith::MinUIOp::create(ix.b, ix.loc, remaining, ix.c(width));
-  return arith::SelectOp::create(ix.b, ix.loc, some, clamped, ix.c(0));
+  Value clamped = arith::MinUIOp::create(ix.b, ix.loc, remaining,
+                                         ix.c(remaining, width));
+  return arith::SelectOp::create(ix.b, ix.loc, some, clamped,
+                                 ix.c(remaining, 0));
 }
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
@@ -65,15 +67,20 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Value ltid = linearThreadId(rewriter, loc, op);
     Value rank = tile->warpLike ? ix.rem(ltid, tile->groupSize) : ltid;
     // Blocked order: the thread's first `valid - rank * n` items take part,
-    // and the first ceil(valid / n) threads have some.
+    // and the first ceil(valid / n) threads have some. Counted in 32 bits
+    // once `valid` is clamped to the tile, as CUB's int counts are: a 64-bit
+    // count (NVPTX's index) costs a register pair and two-word arithmetic
+    // in every compare below.
     Value threadValid, validThreads;
     if (valid) {
-      Value first = ix.mul(rank, n);
-      Value some = ix.lt(first, valid);
+      Value valid32 = clampedCount(rewriter, loc, valid, tile->tileItems());
+      Value first = ix.mul(asI32(rewriter, loc, rank), n);
+      Value some = ix.lt(first, valid32);
       threadValid = arith::SelectOp::create(
-          rewriter, loc, some, arith::SubIOp::create(rewriter, loc, valid, first),
-          ix.c(0));
-      validThreads = ix.div(ix.add(valid, n - 1), n);
+          rewriter, loc, some,
+          arith::SubIOp::create(rewriter, loc, valid32, first),
+          ix.c(valid32, 0));
+      validThreads = ix.div(ix.add(valid32, n - 1), n);
     }
     Value partial = threadReduce(rewriter, loc, combiner, items, threadValid);
 
@@ -126,8 +133,7 @@ private:
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
     Value warpValid;
     if (validThreads)
-      warpValid = validLanes(ix, validThreads,
-                             ix.mul(ix.index(warp), kWarpThreads),
+      warpValid = validLanes(ix, validThreads, ix.mul(warp, kWarpThreads),
                              kWarpThreads, kWarpThreads);
     else if (lastWarpThreads < kWarpThreads)
       warpValid = arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
@@ -207,7 +213,10 @@ private:
     Value result = valueIf(
         b, loc, ix.lt(ltid, grid.rakingThreads), partial, [&](OpBuilder &at) {
           Ix ax{at, loc};
-          Value first = ax.mul(ltid, grid.segment);
+          Value first = ax.mul(limit && limit.getType().isInteger(32)
+                                   ? asI32(at, loc, ltid)
+                                   : ltid,
+                               grid.segment);
           Value start = ax.mul(ltid, grid.segment + grid.padded);
           // The segment's slots below `limit`, counted in 32 bits.
           Value count;

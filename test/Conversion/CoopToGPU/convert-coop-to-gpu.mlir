@@ -616,9 +616,10 @@ gpu.module @warp_reduce_function {
 // redux.sync), then one idx shuffle from the group's first lane gives every
 // lane the aggregate.
 // CHECK-LABEL: gpu.func @warp_partial_sum
+// CHECK: %[[VALID:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[RANK:.*]] = arith.index_castui %{{.*}} : index to i32
-// CHECK: %[[VALID:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK: %[[LEFT:.*]] = arith.subi %[[VALID]], %[[RANK]] : i32
+// CHECK: %[[LIMIT:.*]] = arith.minui %[[VALID]], %c32_i32 : i32
+// CHECK: %[[LEFT:.*]] = arith.subi %[[LIMIT]], %[[RANK]] : i32
 // CHECK-NOT: bfly
 // CHECK-NOT: nvvm.redux.sync
 // CHECK-COUNT-5: nvvm.shfl.sync  down

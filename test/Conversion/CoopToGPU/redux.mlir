@@ -33,7 +33,7 @@ gpu.module @block_sum_i32 {
 // CHECK-LABEL: gpu.func @block_partial_max_8_warps
 // CHECK-COUNT-5: nvvm.shfl.sync  down
 // CHECK: gpu.barrier
-// CHECK: %[[THREADS:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[THREADS:.*]] = arith.minui %{{.*}}, %c256_i32 : i32
 // CHECK: %[[WARP0:.*]] = arith.cmpi eq, %[[WARP:.*]], %c0_i32 : i32
 // CHECK: scf.if %[[WARP0]] -> (i32) {
 // CHECK: %[[SLOT:.*]] = arith.minui %[[LANE:.*]], %c7_i32 : i32
