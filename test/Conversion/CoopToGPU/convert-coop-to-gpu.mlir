@@ -284,6 +284,26 @@ gpu.module @register_transpose {
 // CHECK-LABEL: gpu.func @read_only_narrow
 // CHECK-NOT: llvm.inline_asm
 // CHECK: memref.load %arg0
+// A guarded read_only load addresses its items from the thread's first one,
+// ahead of the guards (item i at first + i * 32 * stride * 4 bytes: striped
+// positions of a 32-thread block), so that no branch recomputes an address
+// from the dynamic stride; each guard holds only its ld.global.nc.
+// CHECK-LABEL: gpu.func @read_only_guarded
+// CHECK: %[[BUF:.*]], %[[OFF:.*]], %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %arg0
+// CHECK: %[[FIRST:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK: %[[SB:.*]] = arith.muli %[[STRIDE]], %c4 : index
+// CHECK: %[[SB64:.*]] = arith.index_castui %[[SB]] : index to i64
+// CHECK: %[[G0:.*]] = arith.cmpi ult, %{{.*}}, %arg1 : index
+// CHECK: scf.if %[[G0]] -> (f32) {
+// CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[FIRST]]
+// CHECK: %[[D1:.*]] = arith.muli %[[SB64]], %c32_i64 : i64
+// CHECK: %[[A1:.*]] = arith.addi %[[FIRST]], %[[D1]] : i64
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[A1]]
+// CHECK: %[[D2:.*]] = arith.muli %[[SB64]], %c64_i64 : i64
+// CHECK: %[[A2:.*]] = arith.addi %[[FIRST]], %[[D2]] : i64
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[A2]]
 gpu.module @read_only {
   gpu.func @read_only_striped(%src: memref<?xf32, strided<[?], offset: ?>>, %items: memref<2xf32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
@@ -301,6 +321,13 @@ gpu.module @read_only {
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %b = coop.this_block
     coop.load %b, %src into %items read_only : !coop.group<block>, memref<?xi8>, memref<4xi8>
+    gpu.return
+  }
+  gpu.func @read_only_guarded(%src: memref<?xf32, strided<[?], offset: ?>>, %n: index, %items: memref<3xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    %zero = arith.constant 0.0 : f32
+    coop.load %b, %src into %items algorithm = striped valid_items = %n oob_default = %zero : f32 read_only : !coop.group<block>, memref<?xf32, strided<[?], offset: ?>>, memref<3xf32>
     gpu.return
   }
 }
