@@ -11,6 +11,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -91,6 +92,32 @@ static MLIRContext &threadContext() {
   return *context;
 }
 
+/// The thread's pass manager for `pipeline`, built once: a pass manager
+/// initializes its passes on its first run, and the canonicalizer's
+/// initialization (collecting the canonicalization patterns of every op of
+/// the loaded dialects, LLVM's and NVVM's included) cost more than a small
+/// site's whole lowering when every call built its own. Null, with a
+/// diagnostic, for a pipeline that does not parse.
+static PassManager *threadPassManager(MLIRContext &context, StringRef pipeline,
+                                      Diagnostics &diagnostics) {
+  thread_local llvm::StringMap<std::unique_ptr<PassManager>> managers;
+  auto [entry, inserted] = managers.try_emplace(pipeline);
+  if (!inserted)
+    return entry->second.get();
+  auto pm = std::make_unique<PassManager>(&context);
+  std::string pipelineErrors;
+  llvm::raw_string_ostream errorStream(pipelineErrors);
+  if (failed(parsePassPipeline(pipeline, *pm, errorStream))) {
+    managers.erase(entry);
+    diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
+                           "invalid pass pipeline '" + pipeline.str() +
+                               "': " + pipelineErrors});
+    return nullptr;
+  }
+  entry->second = std::move(pm);
+  return entry->second.get();
+}
+
 OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
                                                   StringRef text,
                                                   StringRef sourceName,
@@ -110,16 +137,8 @@ OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
   if (!module)
     return {};
 
-  PassManager pm(&context);
-  std::string pipelineErrors;
-  llvm::raw_string_ostream errorStream(pipelineErrors);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
-    diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
-                           "invalid pass pipeline '" + pipeline.str() +
-                               "': " + pipelineErrors});
-    return {};
-  }
-  if (failed(pm.run(*module)))
+  PassManager *pm = threadPassManager(context, pipeline, diagnostics);
+  if (!pm || failed(pm->run(*module)))
     return {};
   return module;
 }
