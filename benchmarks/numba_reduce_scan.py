@@ -75,7 +75,8 @@ scratch write, so after the loop's own arithmetic).
 
 --read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
 of the reference's `const T* __restrict__` input: coop.load then reads it through ld.global.nc
-(LDG.E.CONSTANT), as nvcc reads the reference's.
+(LDG.E.CONSTANT), as nvcc reads the reference's. With --compile-only, the kernels are compiled
+for a read-only input.
 """
 
 from __future__ import annotations
@@ -387,15 +388,18 @@ def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False):
     return coop_jit(cuda, function, lto)
 
 
-def argtypes(c: Config) -> list:
+def argtypes(c: Config, read_only: bool = False) -> list:
+    """The kernel's argument types; `read_only`: the input is a read-only array, as a
+    gpu_timing.ReadOnly argument is typed."""
     from numba_cuda_mlir import types
 
     array = getattr(types, c.dtype)[::1]
+    source = types.Array(array.dtype, 1, "C", readonly=True) if read_only else array
     # reps is an int32, as the reference's `int reps`: an int64 trip count costs the loop a
     # 64-bit counter (about two more instructions per iteration), which is not the collective's.
     if c.kernel == "loop":
-        return [array, array, types.int32]
-    return [array, array] + ([types.int64] if c.family == "prefix" else [])
+        return [source, array, types.int32]
+    return [source, array] + ([types.int64] if c.family == "prefix" else [])
 
 
 # ---- the NumPy model -----------------------------------------------------------------------
@@ -785,7 +789,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
 
 
 def _compile_keys(keys, directory: str, lto: bool | None = None,
-                  auto_sync: bool = False) -> list:
+                  auto_sync: bool = False, read_only: bool = False) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -793,7 +797,8 @@ def _compile_keys(keys, directory: str, lto: bool | None = None,
     out = []
     for key in keys:
         c = Config(*key)
-        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync), argtypes(c), (c.block,))
+        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync), argtypes(c, read_only),
+                                     (c.block,))
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
@@ -803,7 +808,7 @@ def _compile_keys(keys, directory: str, lto: bool | None = None,
 
 
 def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None,
-                 auto_sync: bool = False) -> list:
+                 auto_sync: bool = False, read_only: bool = False) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -816,14 +821,15 @@ def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = Non
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     keys = [c.key for c in configs]
     if jobs <= 1 or len(keys) < 2 * jobs:
-        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync))
+        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync, read_only))
     else:
         import multiprocessing
 
         chunks = [keys[j::jobs] for j in range(jobs)]
         with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet) as pool:
             facts = dict(item for part in pool.starmap(
-                _compile_keys, [(chunk, str(directory), lto, auto_sync) for chunk in chunks])
+                _compile_keys, [(chunk, str(directory), lto, auto_sync, read_only)
+                                for chunk in chunks])
                 for item in part)
     return [(c, None, None, facts[c.key]) for c in configs]
 
@@ -955,7 +961,8 @@ def main(argv=None) -> int:
         if binary is not None:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
-        rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync)
+        rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync,
+                            args.read_only)
         relocatable = " --no-lto" if args.lto is False else ""
         print(f"# numba_reduce_scan --compile-only{relocatable}: {len(rows)} kernels"
               f" compiled for sm_90 (PTX in {args.directory}); CUB barriers: "
