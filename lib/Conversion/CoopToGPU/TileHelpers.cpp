@@ -298,11 +298,11 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
   Ix ix{b, loc};
   bool nonCoherent = readOnly && readsNonCoherent(element);
   // A guarded read-only item is opaque inline PTX in its own branch, where
-  // an address computed from the index would be recomputed per item from
-  // the memref's dynamic stride (our MLIR cannot know it is 1): 26-31
+  // an address computed from its index was recomputed whole per item: 26-31
   // registers a guarded read-only tile copy, against 16-20 when the items
-  // are addressed from the thread's first one ahead of their guards, as
-  // the writable path's loads share one base.
+  // are addressed from the thread's first one ahead of their guards, as the
+  // writable path's loads share one base. (The stride is a constant for
+  // Numba's contiguous arrays and folds; other memrefs read it once.)
   Type i64 = b.getI64Type();
   SmallVector<Value> positions;
   Value firstAddress, strideBytes;
