@@ -18,6 +18,8 @@ The kernels are the reference's, for every mode:
   loop: --grid blocks load one tile, then --reps times {forward; += threadIdx.x;
         inverse}, then store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps * ops),
         ops per iteration 2 (2*ipt for the scalar shuffles offset/rotate).
+  Scatter ranks reverse the tile, times a kernel argument `step` (1) on both sides,
+  so that no compiler proves a thread's ranks consecutive (as for ranks from data).
 
 coop builds its kernels with link-time code generation (as cuda.jit(lto=True)): nvJitLink
 generates their code for the whole program (registers as nvcc's); the PTX facts come from the PTX
@@ -126,7 +128,9 @@ def select(configs, filters) -> list[Config]:
 # ---- the kernels ---------------------------------------------------------------------------
 # Each mode: the statements of one forward -> += tid -> inverse step, from payload `a` to
 # payload `c`, with `b` between; CUB's TempStorage reuse barriers are not written (coop plans
-# them). Scatter ranks are computed where the reference computes them (in each operation).
+# them). Scatter ranks are computed where the reference computes them (in each operation), times
+# the kernel's `step` argument (1) as there: a compiler can then not prove them consecutive, as
+# for ranks computed from data.
 
 def _ranks(name: str, expression: str, ipt: int) -> list[str]:
     return [f"for i in range({ipt}):", f"    {name}[i] = {expression}"]
@@ -151,13 +155,15 @@ def _step(c: Config) -> tuple[list[str], list[str]]:
                     f'c = coop.exchange(group, b, mode="{inv}"{extra})']
     if c.mode == "scatter":
         return ["ranks = coop.ThreadData(%d, dtype=np.int32)" % I], [
-            *_ranks("ranks", f"{last} - (i * {B} + tid)", I),  # input striped: reverse the tile
+            # input striped: reverse the tile
+            *_ranks("ranks", f"{last} - (i * {B} + tid) * step", I),
             'b = coop.exchange(group, a, mode="scatter_to_blocked", ranks=ranks)',
             *_add_tid("b", I),
-            *_ranks("ranks", f"{last} - (tid * {I} + i)", I),  # input blocked: reverse the tile
+            # input blocked: reverse the tile
+            *_ranks("ranks", f"{last} - (tid * {I} + i) * step", I),
             'c = coop.exchange(group, b, mode="scatter_to_striped", ranks=ranks)']
     if c.mode == "warp_exchange_scatter":
-        reverse = _ranks("ranks", f"{W * I - 1} - (i * {W} + tid % {W})", I)
+        reverse = _ranks("ranks", f"{W * I - 1} - (i * {W} + tid % {W}) * step", I)
         return ["ranks = coop.ThreadData(%d, dtype=np.int32)" % I], [
             *reverse, 'b = coop.exchange(group, a, mode="scatter_to_striped", ranks=ranks)',
             *_add_tid("b", I),
@@ -183,7 +189,7 @@ def kernel_source(c: Config) -> str:
     group = ("coop.this_block()" if c.width == 0 else "coop.this_warp()" if c.width == 32
              else f"coop.this_warp().group_by({c.width})")
     prologue, step = _step(c)
-    lines = [f"def {c.kernel}_{c.mode}(src, dst{', reps' if c.kernel == 'loop' else ''}):",
+    lines = [f"def {c.kernel}_{c.mode}(src, dst{', reps' if c.kernel == 'loop' else ''}, step):",
              f"    group = {group}",
              "    tid = cuda.threadIdx.x",
              f"    base = cuda.blockIdx.x * {c.block * c.ipt}",
@@ -218,7 +224,7 @@ def argtypes(c: Config) -> list:
     array = (types.int32 if c.dtype == "int32" else types.float64)[::1]
     # reps is an int32, as the reference's `int reps`: an int64 trip count costs the loop a
     # 64-bit counter, which is not the exchange's.
-    return [array, array] + ([types.int32] if c.kernel == "loop" else [])
+    return [array, array] + ([types.int32] if c.kernel == "loop" else []) + [types.int32]
 
 
 # ---- the NumPy model -----------------------------------------------------------------------
@@ -446,12 +452,12 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         kernel = make_kernel(c, options.lto)
         if c.kernel == "tile":
             grid, reps = host.size // tile, 1
-            args = (src, out)
+            args = (src, out, np.int32(1))
         else:
             grid, reps = options.grid, options.reps
             if grid * tile > host.size:
                 raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
-            args = (src, out, np.int32(reps))
+            args = (src, out, np.int32(reps), np.int32(1))
         out.copy_to_device(zeros)
         kernel[grid, c.block](*args)
         cuda.synchronize()
@@ -463,7 +469,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         if c.kernel == "tile":
             value = 2.0 * grid * tile * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
         else:
-            base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0)))
+            base = median_ms(lambda: kernel[grid, c.block](src, out, np.int32(0), np.int32(1)))
             ops = grid * reps * c.ops / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
         overload = launched_overload(kernel)

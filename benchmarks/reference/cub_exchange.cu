@@ -24,7 +24,11 @@
 //   striped_timesliced  the same with WARP_TIME_SLICING = true
 //   warp_striped        BlockExchange WarpStripedToBlocked -> BlockedToWarpStriped
 //   scatter             BlockExchange ScatterToBlocked -> ScatterToStriped, ranks reverse the
-//                       tile (TILE-1-position of the item in the current layout), in registers
+//                       tile (TILE-1-position*rank_step of the item in the current layout), in
+//                       registers. rank_step is a kernel argument (1): with it the compiler
+//                       cannot prove a thread's ranks consecutive, as it cannot for ranks
+//                       computed from data (a radix sort's); with the position alone nvcc merges
+//                       ScatterToStriped's four stores into one STS.128 at 4 items a thread.
 //   shuffle_up_down     BlockShuffle Up -> Down on the payload (output pre-set to the input, so
 //                       the vacated element keeps its own value)
 //   shuffle_offset      BlockShuffle Offset(+1) -> Offset(-1), one scalar shuffle per item
@@ -32,7 +36,7 @@
 //   shuffle_rotate      BlockShuffle Rotate(1) -> Rotate(BLOCK-1), as shuffle_offset
 //   warp_exchange_striped  WarpExchange (WARP_EXCHANGE_SMEM) StripedToBlocked -> BlockedToStriped
 //   warp_exchange_scatter  WarpExchange ScatterToStriped -> ScatterToStriped, ranks reverse the
-//                          warp tile; width 32 and 8
+//                          warp tile (times rank_step, as scatter's); width 32 and 8
 //
 // Usage:
 //   cub_exchange                        everything, after a cudaMemcpy D2D anchor line
@@ -100,8 +104,8 @@ struct striped_base {
   struct Impl {
     using X = cub::BlockExchange<T, B, I, TIMESLICED>;
     using Storage = typename X::TempStorage;
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) { X(s).StripedToBlocked(a, b); }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) { X(s).BlockedToStriped(a, b); }
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int) { X(s).StripedToBlocked(a, b); }
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int) { X(s).BlockedToStriped(a, b); }
     static __device__ void sync() { __syncthreads(); }
   };
   template <typename T>
@@ -124,8 +128,8 @@ struct warp_striped {
   struct Impl {
     using X = cub::BlockExchange<T, B, I>;
     using Storage = typename X::TempStorage;
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) { X(s).WarpStripedToBlocked(a, b); }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) { X(s).BlockedToWarpStriped(a, b); }
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int) { X(s).WarpStripedToBlocked(a, b); }
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int) { X(s).BlockedToWarpStriped(a, b); }
     static __device__ void sync() { __syncthreads(); }
   };
   template <typename T>
@@ -144,16 +148,16 @@ struct scatter {
   struct Impl {
     using X = cub::BlockExchange<T, B, I>;
     using Storage = typename X::TempStorage;
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int rank_step) {
       int ranks[I];  // input striped: reverse the tile
 #pragma unroll
-      for (int i = 0; i < I; ++i) ranks[i] = B * I - 1 - (i * B + (int)threadIdx.x);
+      for (int i = 0; i < I; ++i) ranks[i] = B * I - 1 - (i * B + (int)threadIdx.x) * rank_step;
       X(s).ScatterToBlocked(a, b, ranks);
     }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int rank_step) {
       int ranks[I];  // input blocked: reverse the tile
 #pragma unroll
-      for (int i = 0; i < I; ++i) ranks[i] = B * I - 1 - ((int)threadIdx.x * I + i);
+      for (int i = 0; i < I; ++i) ranks[i] = B * I - 1 - ((int)threadIdx.x * I + i) * rank_step;
       X(s).ScatterToStriped(a, b, ranks);
     }
     static __device__ void sync() { __syncthreads(); }
@@ -176,12 +180,12 @@ struct shuffle_up_down {
   struct Impl {
     using X = cub::BlockShuffle<T, B>;
     using Storage = typename X::TempStorage;
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int) {
 #pragma unroll
       for (int i = 0; i < I; ++i) b[i] = a[i];
       X(s).Up(a, b);
     }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int) {
 #pragma unroll
       for (int i = 0; i < I; ++i) b[i] = a[i];
       X(s).Down(a, b);
@@ -214,8 +218,8 @@ struct shuffle_scalar {
         else X(s).Offset(a[i], b[i], forward ? 1 : -1);
       }
     }
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) { step(s, a, b, true); }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) { step(s, a, b, false); }
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int) { step(s, a, b, true); }
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int) { step(s, a, b, false); }
     static __device__ void sync() { __syncthreads(); }
   };
   template <typename T>
@@ -240,10 +244,10 @@ struct warp_exchange_striped {
   struct Impl {
     using X = cub::WarpExchange<T, I, W>;
     struct Storage { typename X::TempStorage warp[B / W]; };
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int) {
       X(s.warp[threadIdx.x / W]).StripedToBlocked(a, b);
     }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int) {
       X(s.warp[threadIdx.x / W]).BlockedToStriped(a, b);
     }
     static __device__ void sync() { __syncwarp(); }
@@ -265,15 +269,15 @@ struct warp_exchange_scatter {
   struct Impl {
     using X = cub::WarpExchange<T, I, W>;
     struct Storage { typename X::TempStorage warp[B / W]; };
-    static __device__ void step(Storage& s, T (&a)[I], T (&b)[I]) {
+    static __device__ void step(Storage& s, T (&a)[I], T (&b)[I], int rank_step) {
       int ranks[I];  // input striped in the warp tile: reverse the warp tile
       const int lane = threadIdx.x % W;
 #pragma unroll
-      for (int i = 0; i < I; ++i) ranks[i] = W * I - 1 - (i * W + lane);
+      for (int i = 0; i < I; ++i) ranks[i] = W * I - 1 - (i * W + lane) * rank_step;
       X(s.warp[threadIdx.x / W]).ScatterToStriped(a, b, ranks);
     }
-    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I]) { step(s, a, b); }
-    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I]) { step(s, a, b); }
+    static __device__ void fwd(Storage& s, T (&a)[I], T (&b)[I], int rank_step) { step(s, a, b, rank_step); }
+    static __device__ void inv(Storage& s, T (&a)[I], T (&b)[I], int rank_step) { step(s, a, b, rank_step); }
     static __device__ void sync() { __syncwarp(); }
   };
   template <typename T>
@@ -306,22 +310,23 @@ __device__ __forceinline__ void store_tile(T* tile, T (&a)[I]) {
 }
 
 template <class M, typename T, int B, int I>
-__global__ void tile_kernel(const T* __restrict__ in, T* __restrict__ out) {
+__global__ void tile_kernel(const T* __restrict__ in, T* __restrict__ out, int rank_step) {
   using Op = typename M::template Impl<T, B, I>;
   __shared__ typename Op::Storage storage;
   T a[I], b[I];
   const long base = (long)blockIdx.x * B * I;
   load_tile<M, B, I>(in + base, a);
-  Op::fwd(storage, a, b);
+  Op::fwd(storage, a, b, rank_step);
 #pragma unroll
   for (int i = 0; i < I; ++i) b[i] += T(threadIdx.x);
   Op::sync();
-  Op::inv(storage, b, a);
+  Op::inv(storage, b, a, rank_step);
   store_tile<M, B, I>(out + base, a);
 }
 
 template <class M, typename T, int B, int I>
-__global__ void loop_kernel(const T* __restrict__ in, T* __restrict__ out, int reps) {
+__global__ void loop_kernel(const T* __restrict__ in, T* __restrict__ out, int reps,
+                            int rank_step) {
   using Op = typename M::template Impl<T, B, I>;
   __shared__ typename Op::Storage storage;
   T a[I], b[I];
@@ -329,11 +334,11 @@ __global__ void loop_kernel(const T* __restrict__ in, T* __restrict__ out, int r
   load_tile<M, B, I>(in + base, a);
 #pragma unroll 1
   for (int r = 0; r < reps; ++r) {
-    Op::fwd(storage, a, b);
+    Op::fwd(storage, a, b, rank_step);
 #pragma unroll
     for (int i = 0; i < I; ++i) b[i] += T(threadIdx.x);
     Op::sync();
-    Op::inv(storage, b, a);
+    Op::inv(storage, b, a, rank_step);
     Op::sync();
   }
   store_tile<M, B, I>(out + base, a);
@@ -444,11 +449,11 @@ static void run_tile(Context& c) {
   const long tiles = (long)(c.bytes / sizeof(T)) / (B * I);
   const long n = tiles * B * I;
   CHECK(cudaMemset(out, 0, c.bytes));
-  tile_kernel<M, T, B, I><<<tiles, B>>>(in, out);
+  tile_kernel<M, T, B, I><<<tiles, B>>>(in, out, 1);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   const bool ok = verify<M, T>(c, B, I, tiles, 1);
-  const float ms = median_ms(c.opt, [&] { tile_kernel<M, T, B, I><<<tiles, B>>>(in, out); });
+  const float ms = median_ms(c.opt, [&] { tile_kernel<M, T, B, I><<<tiles, B>>>(in, out, 1); });
   print_head("tile", M::name, dtype_name<T>(), B, I, M::width);
   printf("ms=%9.4f GB/s=%8.1f temp=%6zu %s\n", ms, 2.0 * n * sizeof(T) / (ms * 1e6),
          sizeof(typename Op::Storage), ok ? "OK" : "FAIL");
@@ -466,12 +471,12 @@ static void run_loop(Context& c) {
     exit(2);
   }
   CHECK(cudaMemset(out, 0, c.bytes));
-  loop_kernel<M, T, B, I><<<grid, B>>>(in, out, reps);
+  loop_kernel<M, T, B, I><<<grid, B>>>(in, out, reps, 1);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   const bool ok = verify<M, T>(c, B, I, grid, reps);
-  const float ms = median_ms(c.opt, [&] { loop_kernel<M, T, B, I><<<grid, B>>>(in, out, reps); });
-  const float base = median_ms(c.opt, [&] { loop_kernel<M, T, B, I><<<grid, B>>>(in, out, 0); });
+  const float ms = median_ms(c.opt, [&] { loop_kernel<M, T, B, I><<<grid, B>>>(in, out, reps, 1); });
+  const float base = median_ms(c.opt, [&] { loop_kernel<M, T, B, I><<<grid, B>>>(in, out, 0, 1); });
   const double ops = (double)grid * reps * M::ops(I) / c.sms;  // block-level ops per SM
   print_head("loop", M::name, dtype_name<T>(), B, I, M::width);
   printf("ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6zu %s\n", ms, base,
