@@ -128,12 +128,6 @@ static Value shuffle32(OpBuilder &b, Location loc, NVVM::ShflKind kind,
       .getResult();
 }
 
-Value lowering::asI32(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isInteger(32))
-    return v;
-  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
-}
-
 WarpLane lowering::warpAndLane(OpBuilder &b, Location loc, Value ltid) {
   Ix ix{b, loc};
   Value rank = asI32(b, loc, ltid);

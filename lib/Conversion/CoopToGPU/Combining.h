@@ -52,9 +52,6 @@ struct MaybeValue {
                     Value seed) const;
 };
 
-/// `v` (an index or an i32) as an i32.
-Value asI32(OpBuilder &b, Location loc, Value v);
-
 /// CUB's warp_id and lane_id of the thread of block rank `ltid`, in 32 bits
 /// as CUB's unsigned ints: a warp's compares and selects are then one
 /// instruction each, not a 64-bit pair.

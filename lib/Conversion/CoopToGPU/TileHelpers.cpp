@@ -205,6 +205,12 @@ void lowering::writePayload(OpBuilder &b, Location loc, Value payload,
     memref::StoreOp::create(b, loc, item, payload, ValueRange{ix.c(i)});
 }
 
+Value lowering::asI32(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(32))
+    return v;
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+}
+
 OpBuilder lowering::thenBuilder(OpBuilder &b, scf::IfOp op) {
   return op.getThenBodyBuilder(b.getListener());
 }
@@ -290,6 +296,76 @@ static std::optional<int64_t> constantDistance(Value from, Value to) {
   return toOffset - fromOffset;
 }
 
+/// A tile's valid count for its items' guards: its low 32 bits, and whether
+/// it is at least 2^32 (then every position of a tile is below it).
+struct ValidCount {
+  Value low;
+  Value beyond;
+};
+static ValidCount validCount(OpBuilder &b, Location loc, Value valid) {
+  if (valid.getType().isInteger(32))
+    return {valid, Value()};
+  Value low = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), valid);
+  Value beyond = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, valid,
+      Ix{b, loc}.c(valid, std::numeric_limits<uint32_t>::max()));
+  return {low, beyond};
+}
+
+/// Whether tile position `pos` is below the valid count: a 32-bit compare,
+/// as CUB's int counts are (a tile's positions are far below 2^32), not a
+/// 64-bit pair a thread's positions would each hold.
+static Value inTile(OpBuilder &b, Location loc, Value pos,
+                    const ValidCount &valid) {
+  Value below = Ix{b, loc}.lt(asI32(b, loc, pos), valid.low);
+  return valid.beyond ? arith::OrIOp::create(b, loc, valid.beyond, below)
+                      : below;
+}
+
+/// One guarded item by one predicated ld.global.nc: `address + offset` when
+/// `inRange`, else `fallback` (tied to the result), without a branch. In a
+/// branch per item NVVM rematerialized each item's 64-bit address (a guarded
+/// read-only block sum of 256x4 int32: 27 registers against 17 writable,
+/// 0.90 of CUB on the H200; predicated: 17 and 1.03); here a thread's items
+/// are immediates from one base, as CUB's guarded loads are.
+static Value loadNonCoherentIf(OpBuilder &b, Location loc, Type element,
+                               Value address, int64_t offset, Value inRange,
+                               Value fallback) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  Type word = b.getIntegerType(bits);
+  std::string size = std::to_string(bits);
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b" +
+                     size + " $0, [$1" +
+                     (offset ? "+" + std::to_string(offset) : "") + "]; }";
+  std::string value = bits == 64 ? "l" : "r";
+  Value guard = arith::ExtUIOp::create(b, loc, b.getI32Type(), inRange);
+  if (fallback.getType() != word)
+    fallback = arith::BitcastOp::create(b, loc, word, fallback);
+  Value loaded =
+      LLVM::InlineAsmOp::create(b, loc, word,
+                                ValueRange{address, guard, fallback}, text,
+                                "=" + value + ",l,r,0",
+                                /*has_side_effects=*/false,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+  return loaded.getType() == element
+             ? loaded
+             : Value(arith::BitcastOp::create(b, loc, element, loaded));
+}
+
+/// The memref's element stride in bytes where its type fixes it.
+static std::optional<int64_t> staticStrideBytes(Value memory) {
+  auto type = cast<MemRefType>(memory.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.size() != 1 || ShapedType::isDynamic(strides[0]))
+    return std::nullopt;
+  return strides[0] * type.getElementTypeBitWidth() / 8;
+}
+
 SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
                                        Value memory, Value base, Value valid,
                                        ArrayRef<Value> fallback, Type element,
@@ -297,37 +373,30 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
                                        bool readOnly) {
   Ix ix{b, loc};
   bool nonCoherent = readOnly && readsNonCoherent(element);
-  // A guarded read-only item is opaque inline PTX in its own branch, where
-  // an address computed from its index was recomputed whole per item: 26-31
-  // registers a guarded read-only tile copy, against 16-20 when the items
-  // are addressed from the thread's first one ahead of their guards, as the
-  // writable path's loads share one base. (The stride is a constant for
-  // Numba's contiguous arrays and folds; other memrefs read it once.)
-  Type i64 = b.getI64Type();
+  std::optional<ValidCount> count;
+  if (valid)
+    count = validCount(b, loc, valid);
+  // Guarded read-only items are opaque inline PTX, addressed from the
+  // thread's first item (an address recomputed whole per item took 26-31
+  // registers a guarded tile copy, against 16-20 writable). With the stride
+  // fixed by the type (Numba's contiguous arrays), each is one predicated
+  // load at an immediate from that address; otherwise each is a load in its
+  // own branch at first + distance * stride.
+  std::optional<int64_t> fixedStride = staticStrideBytes(memory);
   SmallVector<Value> positions;
   Value firstAddress, strideBytes;
   if (nonCoherent && valid) {
     for (int64_t i = 0; i < n; ++i)
       positions.push_back(position(i));
     firstAddress = itemAddress(b, loc, memory, ix.add(base, positions[0]));
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
-    strideBytes = arith::IndexCastUIOp::create(
-        b, loc, i64,
-        ix.mul(metadata.getStrides()[0], element.getIntOrFloatBitWidth() / 8));
+    if (!fixedStride) {
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
+      strideBytes = arith::IndexCastUIOp::create(
+          b, loc, b.getI64Type(),
+          ix.mul(metadata.getStrides()[0],
+                 element.getIntOrFloatBitWidth() / 8));
+    }
   }
-  // Item i's address from the first's, where their distance is constant.
-  auto addressFromFirst = [&](int64_t i) -> Value {
-    std::optional<int64_t> distance =
-        firstAddress ? constantDistance(positions[0], positions[i])
-                     : std::nullopt;
-    if (!distance)
-      return {};
-    if (*distance == 0)
-      return firstAddress;
-    Value bytes = arith::MulIOp::create(
-        b, loc, strideBytes, arith::ConstantIntOp::create(b, loc, i64, *distance));
-    return arith::AddIOp::create(b, loc, firstAddress, bytes);
-  };
   auto load = [&](OpBuilder &at, Value address, Value index) -> Value {
     if (!nonCoherent)
       return memref::LoadOp::create(at, loc, memory, index);
@@ -343,8 +412,26 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
       items.push_back(load(b, Value(), index));
       continue;
     }
-    Value address = addressFromFirst(i);
-    auto guard = scf::IfOp::create(b, loc, element, ix.lt(pos, valid),
+    Value inRange = inTile(b, loc, pos, *count);
+    std::optional<int64_t> distance =
+        firstAddress ? constantDistance(positions[0], pos) : std::nullopt;
+    if (distance && fixedStride) {
+      items.push_back(loadNonCoherentIf(b, loc, element, firstAddress,
+                                        *distance * *fixedStride, inRange,
+                                        fallback[i]));
+      continue;
+    }
+    Value address;
+    if (distance)
+      address = *distance == 0
+                    ? firstAddress
+                    : Value(arith::AddIOp::create(
+                          b, loc, firstAddress,
+                          arith::MulIOp::create(
+                              b, loc, strideBytes,
+                              arith::ConstantIntOp::create(
+                                  b, loc, b.getI64Type(), *distance))));
+    auto guard = scf::IfOp::create(b, loc, element, inRange,
                                    /*withElseRegion=*/true);
     OpBuilder then = thenBuilder(b, guard);
     scf::YieldOp::create(then, loc, load(then, address, index));
@@ -359,6 +446,9 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                           Value valid, ArrayRef<Value> items,
                           IndexFn position) {
   Ix ix{b, loc};
+  std::optional<ValidCount> count;
+  if (valid)
+    count = validCount(b, loc, valid);
   for (auto [i, item] : llvm::enumerate(items)) {
     Value pos = position(i);
     Value index = ix.add(base, pos);
@@ -366,7 +456,7 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
       memref::StoreOp::create(b, loc, item, memory, index);
       continue;
     }
-    auto guard = scf::IfOp::create(b, loc, ix.lt(pos, valid),
+    auto guard = scf::IfOp::create(b, loc, inTile(b, loc, pos, *count),
                                    /*withElseRegion=*/false);
     OpBuilder then = thenBuilder(b, guard);
     memref::StoreOp::create(then, loc, item, memory, index);

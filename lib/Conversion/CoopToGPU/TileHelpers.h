@@ -48,6 +48,9 @@ struct Ix {
   Value index(Value integer);
 };
 
+/// `v` (an index or an i32) as an i32.
+Value asI32(OpBuilder &b, Location loc, Value v);
+
 /// Builders at the ends of an scf.if's branches that notify what `b`
 /// notifies: the conversion must see every op a pattern creates, or rolling
 /// back a failed conversion destroys values that unseen ops still use.
@@ -95,9 +98,10 @@ void writePayload(OpBuilder &b, Location loc, Value payload,
                   ArrayRef<Value> items);
 
 /// Reads the items at `memory[base + position(i)]`; with `valid`, only
-/// positions below it, the others take `fallback`. `readOnly` (coop.load's
-/// promise that nothing writes the global `memory` during the kernel) reads
-/// 32- and 64-bit items through the non-coherent path.
+/// positions below it (compared in 32 bits), the others take `fallback`.
+/// `readOnly` (coop.load's promise that nothing writes the global `memory`
+/// during the kernel) reads 32- and 64-bit items through the non-coherent
+/// path.
 SmallVector<Value> readItems(OpBuilder &b, Location loc, Value memory,
                              Value base, Value valid, ArrayRef<Value> fallback,
                              Type element, int64_t n, IndexFn position,
@@ -116,6 +120,8 @@ Value itemAddress(OpBuilder &b, Location loc, Value memory, Value index);
 /// of memory nothing writes.
 SmallVector<Value> loadNonCoherent(OpBuilder &b, Location loc, Type element,
                                    Value address, int64_t width);
+/// Writes the items to `memory[base + position(i)]`; with `valid`, only
+/// positions below it (compared in 32 bits).
 void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                 Value valid, ArrayRef<Value> items, IndexFn position);
 

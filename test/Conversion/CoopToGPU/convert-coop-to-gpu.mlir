@@ -1,19 +1,27 @@
 // RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
 
 // Blocked positions t*ipt + i, each guarded by valid_items, oob_default in
-// the other slots; the items land in the payload at constant indices.
+// the other slots; the items land in the payload at constant indices. The
+// guards compare in 32 bits, as CUB's int counts do: the count's low 32
+// bits, or any position when the count reaches 2^32 (a tile's positions are
+// far below).
 // CHECK-LABEL: gpu.func @direct_guarded
 // CHECK-SAME: (%[[SRC:.*]]: memref<?xi32>, %[[OFF:.*]]: index, %[[N:.*]]: index, %[[X:.*]]: i32)
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[P0:.*]] = arith.muli %[[T]], %c2
+// CHECK: %[[N32:.*]] = arith.index_castui %[[N]] : index to i32
+// CHECK: %[[BIG:.*]] = arith.cmpi ugt, %[[N]], %c4294967295 : index
 // CHECK: %[[I0:.*]] = arith.addi %[[OFF]], %[[P0]]
-// CHECK: %[[G0:.*]] = arith.cmpi ult, %[[P0]], %[[N]]
+// CHECK: %[[P032:.*]] = arith.index_castui %[[P0]] : index to i32
+// CHECK: %[[B0:.*]] = arith.cmpi ult, %[[P032]], %[[N32]] : i32
+// CHECK: %[[G0:.*]] = arith.ori %[[BIG]], %[[B0]] : i1
 // CHECK: %[[V0:.*]] = scf.if %[[G0]] -> (i32) {
 // CHECK:   memref.load %[[SRC]][%[[I0]]]
 // CHECK: } else {
 // CHECK:   scf.yield %[[X]]
 // CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c1
-// CHECK: arith.cmpi ult, %[[P1]], %[[N]]
+// CHECK: %[[P132:.*]] = arith.index_castui %[[P1]] : index to i32
+// CHECK: arith.cmpi ult, %[[P132]], %[[N32]] : i32
 // CHECK: memref.store %[[V0]], %{{.*}}[%c0] : memref<2xi32>
 
 // Striped positions t + i*64, with the rank linearized x-fastest.
@@ -293,7 +301,8 @@ gpu.module @register_transpose {
 // CHECK: %[[FIRST:.*]] = arith.index_castui %{{.*}} : index to i64
 // CHECK: %[[SB:.*]] = arith.muli %[[STRIDE]], %c4 : index
 // CHECK: %[[SB64:.*]] = arith.index_castui %[[SB]] : index to i64
-// CHECK: %[[G0:.*]] = arith.cmpi ult, %{{.*}}, %arg1 : index
+// CHECK: %[[B0:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[G0:.*]] = arith.ori %{{.*}}, %[[B0]] : i1
 // CHECK: scf.if %[[G0]] -> (f32) {
 // CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[FIRST]]
 // CHECK: %[[D1:.*]] = arith.muli %[[SB64]], %c32_i64 : i64
@@ -304,6 +313,21 @@ gpu.module @register_transpose {
 // CHECK: %[[A2:.*]] = arith.addi %[[FIRST]], %[[D2]] : i64
 // CHECK: scf.if %{{.*}} -> (f32) {
 // CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[A2]]
+// With a unit stride (the type fixes it) there is no branch: each item is
+// one predicated ld.global.nc at an immediate from the first item's address
+// (striped: 32 items of 8 bytes apart), its result tied to oob_default.
+// CHECK-LABEL: gpu.func @read_only_guarded_unit_stride
+// CHECK-NOT: scf.if
+// CHECK: %[[FIRST:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK: %[[B0:.*]] = arith.cmpi ult, %{{.*}}, %[[N32:.*]] : i32
+// CHECK: %[[G0:.*]] = arith.ori %{{.*}}, %[[B0]] : i1
+// CHECK: %[[P0:.*]] = arith.extui %[[G0]] : i1 to i32
+// CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1]; }", "=l,l,r,0" %[[FIRST]], %[[P0]], %c0_i64 : (i64, i32, i64) -> i64
+// CHECK: arith.cmpi ult, %{{.*}}, %[[N32]] : i32
+// CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1+256]; }", "=l,l,r,0" %[[FIRST]]
+// CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1+512]; }", "=l,l,r,0" %[[FIRST]]
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
 gpu.module @read_only {
   gpu.func @read_only_striped(%src: memref<?xf32, strided<[?], offset: ?>>, %items: memref<2xf32>) kernel
       attributes {known_block_size = array<i32: 32, 1, 1>} {
@@ -328,6 +352,13 @@ gpu.module @read_only {
     %b = coop.this_block
     %zero = arith.constant 0.0 : f32
     coop.load %b, %src into %items algorithm = striped valid_items = %n oob_default = %zero : f32 read_only : !coop.group<block>, memref<?xf32, strided<[?], offset: ?>>, memref<3xf32>
+    gpu.return
+  }
+  gpu.func @read_only_guarded_unit_stride(%src: memref<?xi64>, %n: index, %items: memref<3xi64>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    %zero = arith.constant 0 : i64
+    coop.load %b, %src into %items algorithm = striped valid_items = %n oob_default = %zero : i64 read_only : !coop.group<block>, memref<?xi64>, memref<3xi64>
     gpu.return
   }
 }
