@@ -84,6 +84,11 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
   Value lane = ix.rem(t.rank, kWarpThreads);
   bool blockedOut = toBlocked(op.getMode());
   IndexFn striped = stripedPositions(ix, tile, t.rank);
+  // Whether strip i lies wholly in the slice [first, last): then every
+  // thread's item i is in it, and needs no guard.
+  auto stripInSlice = [&](int64_t i, int64_t first, int64_t last) {
+    return i * blockSize >= first && (i + 1) * blockSize <= last;
+  };
   SmallVector<Value> output(items);
   SmallVector<Type> types(n, tile.elementType);
   for (int64_t s = 0, slices = blockSize / kWarpThreads; s < slices; ++s) {
@@ -103,6 +108,11 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
         if (i * blockSize >= last || (i + 1) * blockSize <= first)
           continue;
         position = striped(i);
+        if (stripInSlice(i, first, last)) {
+          memref::StoreOp::create(b, loc, items[i], scratch,
+                                  ix.pad(ix.sub(position, first), layout.padding));
+          continue;
+        }
         inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
       }
       auto guard = scf::IfOp::create(b, loc, inSlice, /*withElseRegion=*/false);
@@ -143,6 +153,11 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
       if (i * blockSize >= last || (i + 1) * blockSize <= first)
         continue;
       Value position = striped(i);
+      if (stripInSlice(i, first, last)) {
+        output[i] = memref::LoadOp::create(
+            b, loc, scratch, ix.pad(ix.sub(position, first), layout.padding));
+        continue;
+      }
       Value inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
       auto guard = scf::IfOp::create(b, loc, tile.elementType, inSlice, true);
       OpBuilder then = thenBuilder(b, guard);

@@ -526,9 +526,15 @@ gpu.module @warp_scatter_padding {
 // block barriers per turn after the first (the reuse barrier is the
 // planner's), warp s gathers in turn s. The turn is a warp vote on the
 // 32-bit warp number, so that ptxas branches around the gather instead of
-// predicating it in every warp.
+// predicating it in every warp. A strip of the striped input (64 positions)
+// that lies wholly in a slice (128) is stored unguarded.
 // CHECK-LABEL: gpu.func @exchange_timesliced
 // CHECK: memref.view %{{.*}} to memref<128xi32, #gpu.address_space<workgroup>>
+// CHECK-NOT: scf.if
+// CHECK: memref.store %{{.*}}, %view[%thread_id_x]
+// CHECK-NOT: scf.if
+// CHECK: memref.store %{{.*}}, %view[%{{.*}}]
+// CHECK-NOT: scf.if
 // CHECK: gpu.barrier
 // CHECK: %[[W:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
 // CHECK: %[[IS0:.*]] = arith.cmpi eq, %[[W]], %c0_i32 : i32
