@@ -109,8 +109,8 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
           continue;
         position = striped(i);
         if (stripInSlice(i, first, last)) {
-          memref::StoreOp::create(b, loc, items[i], scratch,
-                                  ix.pad(ix.sub(position, first), layout.padding));
+          Value slot = ix.pad(ix.sub(position, first), layout.padding);
+          memref::StoreOp::create(b, loc, items[i], scratch, slot);
           continue;
         }
         inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
