@@ -89,13 +89,18 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
   auto stripInSlice = [&](int64_t i, int64_t first, int64_t last) {
     return i * blockSize >= first && (i + 1) * blockSize <= last;
   };
+  // The scratch slot of tile position `position` in the slice at `first`.
+  auto sliceSlot = [&](OpBuilder &at, Value position, int64_t first) {
+    Ix ax{at, loc};
+    return ax.pad(ax.sub(position, first), layout.padding);
+  };
   SmallVector<Value> output(items);
   SmallVector<Type> types(n, tile.elementType);
   for (int64_t s = 0, slices = blockSize / kWarpThreads; s < slices; ++s) {
     int64_t first = s * sliceItems, last = first + sliceItems;
     if (s > 0)
       gpu::BarrierOp::create(b, loc);
-    // Scatter the items that belong to this slice.
+    // Scatter the items that belong to this slice (all, without inSlice).
     for (int64_t i = 0; i < n; ++i) {
       Value position, inSlice;
       if (!ranks.empty()) {
@@ -108,19 +113,18 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
         if (i * blockSize >= last || (i + 1) * blockSize <= first)
           continue;
         position = striped(i);
-        if (stripInSlice(i, first, last)) {
-          Value slot = ix.pad(ix.sub(position, first), layout.padding);
-          memref::StoreOp::create(b, loc, items[i], scratch, slot);
-          continue;
-        }
-        inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
+        if (!stripInSlice(i, first, last))
+          inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
+      }
+      if (!inSlice) {
+        memref::StoreOp::create(b, loc, items[i], scratch,
+                                sliceSlot(b, position, first));
+        continue;
       }
       auto guard = scf::IfOp::create(b, loc, inSlice, /*withElseRegion=*/false);
       OpBuilder then = thenBuilder(b, guard);
-      Ix tx{then, loc};
-      memref::StoreOp::create(
-          then, loc, items[i], scratch,
-          tx.pad(tx.sub(position, first), layout.padding));
+      memref::StoreOp::create(then, loc, items[i], scratch,
+                              sliceSlot(then, position, first));
     }
     if (op.getMode() == ExchangeMode::blocked_to_striped) {
       auto turn = scf::IfOp::create(b, loc, warpTurn(b, loc, t.rank, s), false);
@@ -154,19 +158,17 @@ SmallVector<Value> timeSlicedBlockExchange(OpBuilder &b, Location loc,
         continue;
       Value position = striped(i);
       if (stripInSlice(i, first, last)) {
-        output[i] = memref::LoadOp::create(
-            b, loc, scratch, ix.pad(ix.sub(position, first), layout.padding));
+        output[i] = memref::LoadOp::create(b, loc, scratch,
+                                           sliceSlot(b, position, first));
         continue;
       }
       Value inSlice = ix.both(ix.ge(position, first), ix.lt(position, last));
       auto guard = scf::IfOp::create(b, loc, tile.elementType, inSlice, true);
       OpBuilder then = thenBuilder(b, guard);
-      Ix tx{then, loc};
-      scf::YieldOp::create(
-          then, loc,
-          Value(memref::LoadOp::create(
-              then, loc, scratch,
-              tx.pad(tx.sub(position, first), layout.padding))));
+      scf::YieldOp::create(then, loc,
+                           Value(memref::LoadOp::create(
+                               then, loc, scratch,
+                               sliceSlot(then, position, first))));
       OpBuilder otherwise = elseBuilder(b, guard);
       scf::YieldOp::create(otherwise, loc, output[i]);
       output[i] = guard.getResult(0);

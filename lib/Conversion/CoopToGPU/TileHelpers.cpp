@@ -296,15 +296,14 @@ static std::optional<int64_t> constantDistance(Value from, Value to) {
   return toOffset - fromOffset;
 }
 
-/// A tile's valid count for its items' guards: its low 32 bits, and whether
-/// it is at least 2^32 (then every position of a tile is below it).
+/// A tile's valid count (an index, as load's and store's `valid_items` are)
+/// for its items' guards: its low 32 bits, and whether it is at least 2^32
+/// (then every position of a tile is below it).
 struct ValidCount {
   Value low;
   Value beyond;
 };
 static ValidCount validCount(OpBuilder &b, Location loc, Value valid) {
-  if (valid.getType().isInteger(32))
-    return {valid, Value()};
   Value low = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), valid);
   Value beyond = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ugt, valid,
@@ -318,8 +317,7 @@ static ValidCount validCount(OpBuilder &b, Location loc, Value valid) {
 static Value inTile(OpBuilder &b, Location loc, Value pos,
                     const ValidCount &valid) {
   Value below = Ix{b, loc}.lt(asI32(b, loc, pos), valid.low);
-  return valid.beyond ? arith::OrIOp::create(b, loc, valid.beyond, below)
-                      : below;
+  return arith::OrIOp::create(b, loc, valid.beyond, below);
 }
 
 /// One guarded item by one predicated ld.global.nc: `address + offset` when
@@ -382,13 +380,14 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
   // fixed by the type (Numba's contiguous arrays), each is one predicated
   // load at an immediate from that address; otherwise each is a load in its
   // own branch at first + distance * stride.
-  std::optional<int64_t> fixedStride = staticStrideBytes(memory);
+  std::optional<int64_t> fixedStride;
   SmallVector<Value> positions;
   Value firstAddress, strideBytes;
   if (nonCoherent && valid) {
     for (int64_t i = 0; i < n; ++i)
       positions.push_back(position(i));
     firstAddress = itemAddress(b, loc, memory, ix.add(base, positions[0]));
+    fixedStride = staticStrideBytes(memory);
     if (!fixedStride) {
       auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memory);
       strideBytes = arith::IndexCastUIOp::create(
