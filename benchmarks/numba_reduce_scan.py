@@ -318,7 +318,10 @@ def kernel_source(c: Config, auto_sync: bool = False) -> str:
                   ""]
     lines += [f"def {kernel_name(c)}(src, dst{third}):",
              f"    group = {_group(c)}",
-             "    tid = cuda.threadIdx.x",
+             # Unsigned, as the reference's threadIdx.x: its leader test and output slot
+             # (tid % WIDTH, tid // WIDTH) are a mask and a shift there, where a signed
+             # index costs Python's floor-division sign fixups (about 30 instructions).
+             "    tid = np.uint32(cuda.threadIdx.x)",
              f"    a = coop.ThreadData({I})"]
     if c.family == "prefix":
         lines += ["    state = cuda.local.array(1, T)",
@@ -333,7 +336,9 @@ def kernel_source(c: Config, auto_sync: bool = False) -> str:
                   f"        o = {_scan(c, 'a')}",
                   '        coop.store(group, dst, o, offset=base, algorithm="transpose")']
         return "\n".join(lines) + "\n"
-    lines += ["    k = np.int64(cuda.blockIdx.x)",
+    # Zero-extended, as the reference's `long k = blockIdx.x`: an output index known to be
+    # non-negative needs no negative-index wraparound.
+    lines += ["    k = np.int64(np.uint32(cuda.blockIdx.x))",
               f"    base = k * {c.tile}"]
     if c.partial:
         # k is a block index, never negative: unsigned, the remainder is a mask, as nvcc
