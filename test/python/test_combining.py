@@ -128,6 +128,25 @@ def test_warp_scans_past_four_warps_scan_the_warp_aggregates_by_warp(dtype):
         assert _shared_loads(ptx) == 8 and _shuffles(ptx) == 6
 
 
+@pytest.mark.parametrize("algorithm", ("raking", "raking_memoize"))
+@pytest.mark.parametrize("dtype", ("int64", "float64"))
+def test_raking_reads_a_segment_of_8_byte_items_again_at_1024_threads(dtype, algorithm):
+    """A raking thread's segment at 1024 threads is 32 items, 64 registers of 8-byte ones:
+    the downsweep loads it from the grid again (32 + 32 shared loads of the raking thread),
+    where the compiler used to forward (raking) or keep (raking_memoize) the upsweep's loads
+    and ptxas spilled them (64-496 bytes of local memory, as CUB's raking scans have
+    there). At 512 threads memoize keeps its 16 items (32 registers)."""
+    array = getattr(types, dtype)[::1]
+    argtypes = (array, array, array, getattr(types, dtype))
+    kernel = cm.scan_kernel(1, None, "exclusive", "sum", algorithm, False, False)
+    ptx = _ptx(kernel, argtypes, block=(1024,))
+    _no_local_memory(ptx)
+    assert _shared_loads(ptx) >= 2 * 32
+    if algorithm == "raking_memoize":
+        kernel = cm.scan_kernel(1, None, "exclusive", "sum", algorithm, False, False)
+        assert _shared_loads(_ptx(kernel, argtypes, block=(512,))) < 2 * 16
+
+
 @pytest.mark.parametrize("width", (2, 16, 32))
 def test_warp_scan_is_shuffles_only(width):
     kernel = cm.scan_kernel(2, width, "inclusive", "min", None, False, True)

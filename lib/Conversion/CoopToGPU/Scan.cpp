@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -301,6 +302,29 @@ private:
     return {warpPrefix, total};
   }
 
+  /// Whether a raking thread's segment, kept for the downsweep, would take
+  /// more than 32 registers (8-byte items at 1024 threads: 32 items, 64
+  /// registers): ptxas spills it there (as CUB's raking scans spill, their
+  /// segment kept by raking_memoize or forwarded by nvcc for raking).
+  static bool segmentOutgrowsRegisters(const RakingLayout &grid,
+                                       const Combiner &combiner) {
+    constexpr int64_t kSegmentRegisterBytes = 32 * 4;
+    return combiner.type.isIntOrFloat() &&
+           grid.segment * combiner.type.getIntOrFloatBitWidth() / 8 >
+               kSegmentRegisterBytes;
+  }
+
+  /// An empty asm that may touch memory: the compiler cannot forward the
+  /// upsweep's loads of the segment past it, so raking's downsweep reads
+  /// the segment again, as the algorithm says.
+  static void forbidLoadForwarding(OpBuilder &b, Location loc) {
+    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, "",
+                              "~{memory}", /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None,
+                              LLVM::AsmDialectAttr(), ArrayAttr());
+  }
+
   /// BlockScanRaking: every thread places its partial in the raking grid;
   /// the raking threads of the first warp reduce their segments (upsweep),
   /// scan the segment totals by shuffles (seeded by `seed`, or by the
@@ -314,7 +338,12 @@ private:
                           Value initial, const PrefixCallback &callback) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
-    bool memoize = op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize;
+    // raking_memoize keeps the segment in registers for the downsweep where
+    // it fits; a segment that would not is read again, as by raking: ptxas
+    // would spill it to local memory (as CUB's raking_memoize does there).
+    bool outgrows = segmentOutgrowsRegisters(grid, combiner);
+    bool memoize =
+        op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize && !outgrows;
     Value slot = ltid;
     if (grid.padded)
       slot = ix.add(ltid, ix.div(ltid, grid.segment));
@@ -372,6 +401,8 @@ private:
       MaybeValue running = segments.prefix;
       if (rakeSeed)
         running = running.seeded(at, loc, combiner, rakeSeed);
+      if (outgrows)
+        forbidLoadForwarding(at, loc);
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = memoize ? segment[j]
                              : Value(memref::LoadOp::create(

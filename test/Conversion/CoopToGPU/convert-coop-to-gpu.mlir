@@ -732,6 +732,55 @@ gpu.module @block_scan_raking {
 
 // -----
 
+// Past 32 registers of segment (8-byte items at 1024 threads: 32 of them)
+// the downsweep reads the segment again for real, with raking and with
+// raking_memoize: an empty asm that may touch memory stands between the
+// scan of the segment totals and the downsweep's loads, so the compiler
+// cannot forward the upsweep's (ptxas spilled the forwarded or kept
+// segment). At 512 threads (16 items, 32 registers) memoize keeps it.
+// CHECK-LABEL: gpu.func @block_scan_raking_large_segment
+// CHECK: scf.if
+// CHECK-COUNT-32: memref.load
+// CHECK: nvvm.shfl.sync  up
+// CHECK: llvm.inline_asm has_side_effects "", "~{memory}"  : () -> ()
+// CHECK-NEXT: memref.load
+// CHECK: gpu.barrier
+// CHECK-LABEL: gpu.func @block_scan_raking_memoize_large_segment
+// CHECK: scf.if
+// CHECK: llvm.inline_asm has_side_effects "", "~{memory}"  : () -> ()
+// CHECK-NEXT: memref.load
+// CHECK: gpu.barrier
+// CHECK-LABEL: gpu.func @block_scan_raking_memoize_segment_in_registers
+// CHECK: scf.if
+// CHECK-NOT: "~{memory}"
+// CHECK: gpu.barrier
+gpu.module @block_scan_raking_large_segment {
+  gpu.func @block_scan_raking_large_segment(%in: memref<1xi64>, %out: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking : !coop.group<block>, memref<1xi64>, memref<1xi64>
+    gpu.return
+  }
+}
+gpu.module @block_scan_raking_memoize_large_segment {
+  gpu.func @block_scan_raking_memoize_large_segment(%in: memref<1xi64>, %out: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
+    gpu.return
+  }
+}
+gpu.module @block_scan_raking_memoize_segment_in_registers {
+  gpu.func @block_scan_raking_memoize_segment_in_registers(%in: memref<1xi64>, %out: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
+    gpu.return
+  }
+}
+
+// -----
+
 // raking_memoize keeps the segment in registers, so a sum's scan step is
 // CUB's inline PTX: the shuffle's in-range predicate guards the add
 // (control word 0: one segment of 32 lanes).
