@@ -32,7 +32,9 @@ The kernels are the reference's (its header documents them), for every mode:
         tile in blocked order, as the reference does), then --reps times {op; feedback}, then
         store it striped. Feedback: reduce: thread 0 (lane 0) sets a[i] = wrap(a[i] +
         aggregate); scan and prefix: a[i] = wrap(out[i]), the prefix function keeping its running
-        total as wrap(running + aggregate); wrap(x) = x mod 256 (x & 255; x - floor(x / 256) * 256).
+        total as wrap(running + aggregate); wrap(x) = x mod 256 (x & 255; 8-byte integers with
+        their high word folded in, (x ^ (x >> 32)) & 255, so that no compiler may compute them
+        in 32 bits; x - floor(x / 256) * 256).
         ns/op = (t(reps) - t(0)) * SMs / (grid * reps).
 
 Every row is checked against a NumPy model of the mode (tiles or blocks 0, 97, 194, ... and the
@@ -269,6 +271,8 @@ def _algorithm(c: Config) -> str:
 
 def _wrap(c: Config, target: str, expression: str) -> list[str]:
     """target = wrap(expression): x mod 256, as the reference's wrap256."""
+    if np.dtype(c.numpy_dtype).kind in "iu" and np.dtype(c.numpy_dtype).itemsize == 8:
+        return [f"x = T({expression})", f"{target} = T((x ^ (x >> 32)) & 255)"]
     if np.dtype(c.numpy_dtype).kind in "iu":
         return [f"{target} = T(({expression}) & 255)"]
     return [f"x = {expression}", f"{target} = x - np.floor(x * Q) * K"]
@@ -439,6 +443,8 @@ def loop_positions(c: Config) -> np.ndarray:
 
 
 def wrap(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu" and x.dtype.itemsize == 8:
+        return (x ^ (x >> x.dtype.type(32))) & x.dtype.type(255)
     if x.dtype.kind in "iu":
         return x & x.dtype.type(255)
     return x - np.floor(x * x.dtype.type(0.00390625)) * x.dtype.type(256)

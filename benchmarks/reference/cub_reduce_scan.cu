@@ -44,8 +44,10 @@
 //                   sets each of its items a[i] = wrap(a[i] + aggregate); other threads keep
 //                   theirs. No broadcast (see below).
 //           scan:   every thread sets a[i] = wrap(out[i]).
-//         wrap(x) = x mod 256 (floor modulo): x & 255 for integers, x - floor(x/256)*256 for
-//         floats. prefix modes: prefix_op keeps its running total as wrap(total + aggregate)
+//         wrap(x) = x mod 256 (floor modulo): x & 255 for 4-byte integers, (x ^ (x >> 32)) &
+//         255 for 8-byte ones (their high word folded in: with x & 255 alone nvcc computes an
+//         int64 reduction or scan in 32 bits, as only the low byte is used), x - floor(x/256)*256
+//         for floats. prefix modes: prefix_op keeps its running total as wrap(total + aggregate)
 //         (otherwise float32 would round after a few iterations).
 //         Also run with R = 0 (load + store only); reported as
 //         ns/op = (t(R) - t(0)) * SMs / (G * R): the SM-time one collective operation (with its
@@ -156,7 +158,8 @@
 // ---- shared helpers -----------------------------------------------------------------------------
 template <typename T>
 __host__ __device__ __forceinline__ T wrap256(T x) {  // x mod 256, exact for integral values
-  if constexpr (std::is_integral_v<T>) return x & T(255);
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 8) return (x ^ (x >> 32)) & T(255);
+  else if constexpr (std::is_integral_v<T>) return x & T(255);
   else if constexpr (sizeof(T) == 4) return x - floorf(x * 0.00390625f) * 256.0f;
   else return x - floor(x * 0.00390625) * 256.0;
 }

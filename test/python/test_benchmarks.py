@@ -321,6 +321,8 @@ def _cub_loop_pos(p, block, ipt, width):
 
 
 def _cub_wrap(x):
+    if isinstance(x, np.integer) and x.itemsize == 8:
+        return (x ^ (x >> type(x)(32))) & type(x)(255)
     if isinstance(x, np.integer):
         return x & type(x)(255)
     return x - np.floor(x * type(x)(0.00390625)) * type(x)(256)
@@ -380,7 +382,7 @@ def _cub_model(c, memory, k, reps):
     return out
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float32"])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32"])
 def test_numba_reduce_scan_model_is_the_references(dtype):
     """The benchmark's NumPy model (input, tile and loop kernels of every mode, partial tiles,
     the prefix modes' running total) computes what cub_reduce_scan.cu's host model expects,
@@ -462,6 +464,11 @@ def test_numba_reduce_scan_kernel_sources_follow_the_reference():
     assert "state[0] = T(old + aggregate)" in src
     assert "range(b * tiles // blocks, (b + 1) * tiles // blocks)" in src
     src = bench.kernel_source(bench.Config("loop", "exclusive_sum_prefix.raking", "int64",
+                                           256, 4, 0))
+    # 8-byte integers fold their high word into the wrap, as the reference's wrap256
+    assert "x = T(o[i])\n            a[i] = T((x ^ (x >> 32)) & 255)" in src
+    assert "x = T(old + aggregate)\n    state[0] = T((x ^ (x >> 32)) & 255)" in src
+    src = bench.kernel_source(bench.Config("loop", "exclusive_sum_prefix.raking", "int32",
                                            256, 4, 0))
     assert "a[i] = T((o[i]) & 255)" in src
     assert "state[0] = T((old + aggregate) & 255)" in src
