@@ -271,9 +271,10 @@ def _algorithm(c: Config) -> str:
 
 def _wrap(c: Config, target: str, expression: str) -> list[str]:
     """target = wrap(expression): x mod 256, as the reference's wrap256."""
-    if np.dtype(c.numpy_dtype).kind in "iu" and np.dtype(c.numpy_dtype).itemsize == 8:
+    dtype = np.dtype(c.numpy_dtype)
+    if dtype.kind in "iu" and dtype.itemsize == 8:
         return [f"x = T({expression})", f"{target} = T((x ^ (x >> 32)) & 255)"]
-    if np.dtype(c.numpy_dtype).kind in "iu":
+    if dtype.kind in "iu":
         return [f"{target} = T(({expression}) & 255)"]
     return [f"x = {expression}", f"{target} = x - np.floor(x * Q) * K"]
 

@@ -143,7 +143,6 @@ def test_raking_reads_a_segment_of_8_byte_items_again_at_1024_threads(dtype, alg
     _no_local_memory(ptx)
     assert _shared_loads(ptx) >= 2 * 32
     if algorithm == "raking_memoize":
-        kernel = cm.scan_kernel(1, None, "exclusive", "sum", algorithm, False, False)
         assert _shared_loads(_ptx(kernel, argtypes, block=(512,))) < 2 * 16
 
 
