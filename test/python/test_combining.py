@@ -129,21 +129,24 @@ def test_warp_scans_past_four_warps_scan_the_warp_aggregates_by_warp(dtype):
 
 
 @pytest.mark.parametrize("algorithm", ("raking", "raking_memoize"))
-@pytest.mark.parametrize("dtype", ("int64", "float64"))
-def test_raking_reads_a_segment_of_8_byte_items_again_at_1024_threads(dtype, algorithm):
-    """A raking thread's segment at 1024 threads is 32 items, 64 registers of 8-byte ones:
-    the downsweep loads it from the grid again (32 + 32 shared loads of the raking thread),
-    where the compiler used to forward (raking) or keep (raking_memoize) the upsweep's loads
-    and ptxas spilled them (64-496 bytes of local memory, as CUB's raking scans have
-    there). At 512 threads memoize keeps its 16 items (32 registers)."""
+@pytest.mark.parametrize("dtype", ("int32", "float32", "int64", "float64"))
+def test_raking_reads_a_segment_of_32_registers_again(dtype, algorithm):
+    """A raking thread's segment at 1024 threads is 32 items: the downsweep loads it from
+    the grid again (32 + 32 shared loads of the raking thread), where the compiler used to
+    forward (raking) or keep (raking_memoize) the upsweep's loads: ptxas spilled 8-byte
+    ones (64-496 bytes of local memory, as CUB's raking scans have there) and kept 4-byte
+    ones in 47-64 registers (one 1024-thread block an SM; 32 registers read again). So do
+    16 8-byte items at 512 threads; memoize keeps 8 items at 256 threads."""
     array = getattr(types, dtype)[::1]
     argtypes = (array, array, array, getattr(types, dtype))
     kernel = cm.scan_kernel(1, None, "exclusive", "sum", algorithm, False, False)
     ptx = _ptx(kernel, argtypes, block=(1024,))
     _no_local_memory(ptx)
     assert _shared_loads(ptx) >= 2 * 32
+    if dtype in ("int64", "float64"):
+        assert _shared_loads(_ptx(kernel, argtypes, block=(512,))) >= 2 * 16
     if algorithm == "raking_memoize":
-        assert _shared_loads(_ptx(kernel, argtypes, block=(512,))) < 2 * 16
+        assert _shared_loads(_ptx(kernel, argtypes, block=(256,))) < 2 * 8
 
 
 @pytest.mark.parametrize("width", (2, 16, 32))
@@ -152,6 +155,19 @@ def test_warp_scan_is_shuffles_only(width):
     ptx = _ptx(kernel, (I32, I32, I32, types.int32))
     _no_local_memory(ptx)
     assert _shared_bytes(ptx) == 0 and _barriers(ptx) == 0
+
+
+@pytest.mark.parametrize("dtype", ("float32", "float64"))
+def test_float_max_and_min_are_one_instruction_each(dtype):
+    """cuda::maximum's fmax: max.f32 (FMNMX), where `a < b ? b : a` was a compare and a
+    select in a row on the block reduction's serial path."""
+    array, bits = getattr(types, dtype)[::1], dtype[-2:]
+    for op in ("max", "min"):
+        kernel = cm.reduce_kernel(4, None, op, "warp_reductions", False, False, False)
+        body = _kernel_body(_ptx(kernel, (array, array, types.int64), block=(1024,)))
+        # 3 over the thread's items, 5 over the warp, 31 over the warps' aggregates.
+        assert body.count(f"{op}.f{bits}") == 3 + 5 + 31
+        assert not re.search(rf"setp\.\w+\.f{bits}", body)
 
 
 def test_unsigned_items_compare_unsigned():
@@ -440,13 +456,13 @@ def test_coop_kernels_get_their_blocks_launch_bounds():
 def test_float16_reductions_and_scans_compile(width):
     # Numba keeps float16 payloads as i16 words: the operators still combine
     # float16 items (never the words as integers), and they shuffle as
-    # 16-bit words.
+    # 16-bit words. libNVVM computes fmax of float16 items in float32 (exact).
     F16 = types.float16[::1]
     reduce_kernel = cm.reduce_kernel(4, width, "sum", None, True, False, False)
     scan_kernel = cm.scan_kernel(2, width, "inclusive", "max", None, False, True)
     for kernel, argtypes, arithmetic in (
             (reduce_kernel, (F16, F16, types.int64), r"\badd\.f16\b"),
-            (scan_kernel, (F16, F16, F16, types.float16), r"\bsetp\.\w+\.f16\b")):
+            (scan_kernel, (F16, F16, F16, types.float16), r"\bmax\.f(16|32)\b")):
         ptx = _ptx(kernel, argtypes)
         _no_local_memory(ptx)
         assert _shuffles(ptx) > 0

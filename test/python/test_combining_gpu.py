@@ -240,3 +240,43 @@ def test_float16_reductions_and_scans(width):
         for g in range(threads // size):
             expected, _ = cm.scan_model("max", groups[b, g], True, None)
             np.testing.assert_array_equal(got[b, g], expected)
+
+
+@pytest.mark.parametrize("dtype", ("float32", "float64"))
+@pytest.mark.parametrize("width,algorithm", ((None, "warp_reductions"), (None, "raking"),
+                                             (None, "raking_commutative_only"), (32, None),
+                                             (8, None)), ids=str)
+def test_float_min_and_max_pass_over_nans(width, algorithm, dtype):
+    """min and max of floats are cuda::minimum's and cuda::maximum's fmin and fmax: a NaN
+    item is passed over, whatever its position; a group of NaNs alone gives NaN. The inclusive
+    max scan with warp_scans (or the warp's) does the same at every item."""
+    from numba_cuda_mlir import cuda
+
+    block, ipt = (128, 1, 1), 2
+    threads = int(np.prod(block))
+    size = threads if width is None else width
+    rng = np.random.default_rng(17)
+    values = _values(rng, dtype, (GRID, threads, ipt), "max")
+    values[rng.random(values.shape) < 0.2] = np.nan
+    values[0, :size] = np.nan  # the first group of block 0: NaNs only
+    groups = values.reshape(GRID, threads // size, size, ipt)
+    for op, fold in (("max", np.fmax), ("min", np.fmin)):
+        dst = cuda.device_array(GRID * threads, values.dtype)
+        cm.reduce_kernel(ipt, width, op, algorithm, True, False, False)[GRID, block](
+            cuda.to_device(values.reshape(-1)), dst, 0)
+        got = dst.copy_to_host().reshape(GRID, threads // size, size)
+        for b in range(GRID):
+            for g in range(threads // size):
+                expected = fold.reduce(groups[b, g], axis=None)
+                np.testing.assert_array_equal(got[b, g], np.full(size, expected),
+                                              err_msg=f"{op} {b} {g}")
+    scanned = cuda.device_array(values.size, values.dtype)
+    agg = cuda.device_array(GRID * threads, values.dtype)
+    scan_algorithm = None if width else "warp_scans"
+    cm.scan_kernel(ipt, width, "inclusive", "max", scan_algorithm, False, False)[GRID, block](
+        cuda.to_device(values.reshape(-1)), scanned, agg, values.dtype.type(0))
+    got = scanned.copy_to_host().reshape(GRID, threads // size, size * ipt)
+    for b in range(GRID):
+        for g in range(threads // size):
+            np.testing.assert_array_equal(got[b, g], np.fmax.accumulate(groups[b, g].reshape(-1)),
+                                          err_msg=f"scan {b} {g}")

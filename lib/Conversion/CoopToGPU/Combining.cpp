@@ -18,17 +18,18 @@ using namespace mlir::coop::lowering;
 // Operators
 //===----------------------------------------------------------------------===//
 
-/// `cuda::minimum` / `cuda::maximum`: `a < b ? a : b` / `a < b ? b : a`.
+/// `cuda::minimum` / `cuda::maximum`: `a < b ? a : b` / `a < b ? b : a` on
+/// integers, `fmin` / `fmax` on floats (a NaN operand yields the other one;
+/// one min.f32 / max.f32 where a compare and select would be two dependent
+/// instructions).
 static Value minOrMax(OpBuilder &b, Location loc, Value lhs, Value rhs,
                       bool isUnsigned, bool max) {
-  Value less;
   if (isa<FloatType>(lhs.getType()))
-    less = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
-  else
-    less = arith::CmpIOp::create(b, loc,
-                                 isUnsigned ? arith::CmpIPredicate::ult
-                                            : arith::CmpIPredicate::slt,
-                                 lhs, rhs);
+    return max ? Value(arith::MaxNumFOp::create(b, loc, lhs, rhs))
+               : Value(arith::MinNumFOp::create(b, loc, lhs, rhs));
+  Value less = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+      lhs, rhs);
   return arith::SelectOp::create(b, loc, less, max ? rhs : lhs,
                                  max ? lhs : rhs);
 }

@@ -303,14 +303,17 @@ private:
   }
 
   /// Whether a raking thread's segment, kept for the downsweep, would take
-  /// more than 32 registers (8-byte items at 1024 threads: 32 items, 64
-  /// registers): ptxas spills it there (as CUB's raking scans spill, their
-  /// segment kept by raking_memoize or forwarded by nvcc for raking).
+  /// 32 registers or more (32 items at 1024 threads, 16 8-byte items at
+  /// 512). 8-byte items at 1024 threads (64 registers) spill, as CUB's
+  /// raking scans do there (segment kept by raking_memoize, or forwarded by
+  /// nvcc for raking); 4-byte ones at 1024 threads take 47-64 registers
+  /// kept and 32 read again, two blocks an SM instead of one (H200: 1.3-1.7x
+  /// CUB's speed, which keeps them).
   static bool segmentOutgrowsRegisters(const RakingLayout &grid,
                                        const Combiner &combiner) {
     constexpr int64_t kSegmentRegisterBytes = 32 * 4;
     return combiner.type.isIntOrFloat() &&
-           grid.segment * combiner.type.getIntOrFloatBitWidth() / 8 >
+           grid.segment * combiner.type.getIntOrFloatBitWidth() / 8 >=
                kSegmentRegisterBytes;
   }
 
@@ -339,8 +342,8 @@ private:
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     // raking_memoize keeps the segment in registers for the downsweep where
-    // it fits; a segment that would not is read again, as by raking: ptxas
-    // would spill it to local memory (as CUB's raking_memoize does there).
+    // it is small; a larger one is read again, as by raking: kept, it would
+    // spill or halve the blocks an SM holds (as CUB's raking_memoize does).
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
     bool memoize =
         op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize && !outgrows;

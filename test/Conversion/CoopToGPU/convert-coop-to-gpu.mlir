@@ -643,6 +643,30 @@ gpu.module @block_reduce {
 
 // -----
 
+// Floats' max and min are cuda::maximum's and cuda::minimum's fmax and fmin
+// (a NaN operand yields the other): one max.f32 each, not a compare and a
+// select in a row.
+// CHECK-LABEL: gpu.func @warp_max_and_min_of_floats
+// CHECK-COUNT-5: arith.maxnumf
+// CHECK-NOT: arith.cmpf
+// CHECK-COUNT-5: arith.minnumf
+// CHECK-NOT: arith.cmpf
+gpu.module @warp_max_and_min_of_floats {
+  gpu.func @warp_max_and_min_of_floats(%x: f32, %dst: memref<2xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %w = coop.this_warp
+    %hi = coop.reduce %w, %x op = max : !coop.group<warp>, f32 -> f32
+    %lo = coop.reduce %w, %x op = min : !coop.group<warp>, f32 -> f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    memref.store %hi, %dst[%c0] : memref<2xf32>
+    memref.store %lo, %dst[%c1] : memref<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // WarpReduce of logical warps of 8 lanes with a function operator: three
 // down-shuffle steps (WarpReduceShfl's ReduceStep), each lane folding in the
 // lane `offset` above it, so the operator need not commute and each group's
@@ -732,12 +756,13 @@ gpu.module @block_scan_raking {
 
 // -----
 
-// Past 32 registers of segment (8-byte items at 1024 threads: 32 of them)
-// the downsweep reads the segment again for real, with raking and with
-// raking_memoize: an empty asm that may touch memory stands between the
+// From 32 registers of segment on (32 items at 1024 threads, 16 8-byte ones
+// at 512) the downsweep reads the segment again for real, with raking and
+// with raking_memoize: an empty asm that may touch memory stands between the
 // scan of the segment totals and the downsweep's loads, so the compiler
-// cannot forward the upsweep's (ptxas spilled the forwarded or kept
-// segment). At 512 threads (16 items, 32 registers) memoize keeps it.
+// cannot forward the upsweep's (ptxas spilled the forwarded or kept 8-byte
+// segment at 1024 threads; a kept 4-byte one left one block an SM). At 256
+// threads (8 items, 16 registers) memoize keeps it.
 // CHECK-LABEL: gpu.func @block_scan_raking_large_segment
 // CHECK: scf.if
 // CHECK-COUNT-32: memref.load
@@ -763,16 +788,16 @@ gpu.module @block_scan_raking_large_segment {
   }
 }
 gpu.module @block_scan_raking_memoize_large_segment {
-  gpu.func @block_scan_raking_memoize_large_segment(%in: memref<1xi64>, %out: memref<1xi64>) kernel
+  gpu.func @block_scan_raking_memoize_large_segment(%in: memref<1xi32>, %out: memref<1xi32>) kernel
       attributes {known_block_size = array<i32: 1024, 1, 1>} {
     %b = coop.this_block
-    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi32>, memref<1xi32>
     gpu.return
   }
 }
 gpu.module @block_scan_raking_memoize_segment_in_registers {
   gpu.func @block_scan_raking_memoize_segment_in_registers(%in: memref<1xi64>, %out: memref<1xi64>) kernel
-      attributes {known_block_size = array<i32: 512, 1, 1>} {
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
     gpu.return
