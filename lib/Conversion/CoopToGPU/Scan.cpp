@@ -303,15 +303,17 @@ private:
   }
 
   /// Whether a raking thread's segment, kept for the downsweep, would take
-  /// 32 registers or more (32 items at 1024 threads, 16 8-byte items at
-  /// 512). 8-byte items at 1024 threads (64 registers) spill, as CUB's
-  /// raking scans do there (segment kept by raking_memoize, or forwarded by
-  /// nvcc for raking); 4-byte ones at 1024 threads take 47-64 registers
-  /// kept and 32 read again, two blocks an SM instead of one (H200: 1.3-1.7x
-  /// CUB's speed, which keeps them).
+  /// 16 registers or more (4-byte items from 512 threads on, 8-byte from
+  /// 256). Kept (by raking_memoize, or forwarded by the compiler for
+  /// raking, as nvcc does for CUB), 8-byte items at 1024 threads spill, and
+  /// the others cost the registers that decide how many blocks an SM holds
+  /// (4-byte items at 1024x4: 47-64 registers kept, 32 read again, two
+  /// blocks an SM instead of one, 1.3-1.7x CUB's speed on the H200; see
+  /// docs/performance.md). Below 16 registers the kernels fit in 32
+  /// registers already and a reload would only lengthen the scan.
   static bool segmentOutgrowsRegisters(const RakingLayout &grid,
                                        const Combiner &combiner) {
-    constexpr int64_t kSegmentRegisterBytes = 32 * 4;
+    constexpr int64_t kSegmentRegisterBytes = 16 * 4;
     return combiner.type.isIntOrFloat() &&
            grid.segment * combiner.type.getIntOrFloatBitWidth() / 8 >=
                kSegmentRegisterBytes;
@@ -343,7 +345,7 @@ private:
     RakingLayout grid(tile.blockSize);
     // raking_memoize keeps the segment in registers for the downsweep where
     // it is small; a larger one is read again, as by raking: kept, it would
-    // spill or halve the blocks an SM holds (as CUB's raking_memoize does).
+    // spill or cut the blocks an SM holds (as CUB's raking_memoize does).
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
     bool memoize =
         op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize && !outgrows;

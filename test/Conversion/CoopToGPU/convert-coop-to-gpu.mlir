@@ -756,13 +756,13 @@ gpu.module @block_scan_raking {
 
 // -----
 
-// From 32 registers of segment on (32 items at 1024 threads, 16 8-byte ones
-// at 512) the downsweep reads the segment again for real, with raking and
+// From 16 registers of segment on (4-byte items from 512 threads on, 8-byte
+// from 256) the downsweep reads the segment again for real, with raking and
 // with raking_memoize: an empty asm that may touch memory stands between the
 // scan of the segment totals and the downsweep's loads, so the compiler
 // cannot forward the upsweep's (ptxas spilled the forwarded or kept 8-byte
-// segment at 1024 threads; a kept 4-byte one left one block an SM). At 256
-// threads (8 items, 16 registers) memoize keeps it.
+// segment at 1024 threads; kept, the others cost blocks an SM). At 128
+// threads (4 8-byte items, 8 registers) memoize keeps it.
 // CHECK-LABEL: gpu.func @block_scan_raking_large_segment
 // CHECK: scf.if
 // CHECK-COUNT-32: memref.load
@@ -797,7 +797,7 @@ gpu.module @block_scan_raking_memoize_large_segment {
 }
 gpu.module @block_scan_raking_memoize_segment_in_registers {
   gpu.func @block_scan_raking_memoize_segment_in_registers(%in: memref<1xi64>, %out: memref<1xi64>) kernel
-      attributes {known_block_size = array<i32: 256, 1, 1>} {
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
     gpu.return
