@@ -280,3 +280,44 @@ def test_float_min_and_max_pass_over_nans(width, algorithm, dtype):
         for g in range(threads // size):
             np.testing.assert_array_equal(got[b, g], np.fmax.accumulate(groups[b, g].reshape(-1)),
                                           err_msg=f"scan {b} {g}")
+
+
+def _cub_thread_sum(items, dtype):
+    """CUB's ThreadReduce (CCCL 3.5) of a named sum in `dtype`: a binary tree
+    for 4-byte floats, float16 items paired as __half2 lanes from 4 items on."""
+    def tree(a):
+        a, i = list(a), 1
+        while i < len(a):
+            for j in range(0, len(a) - i, 2 * i):
+                a[j] = dtype(a[j] + a[j + i])
+            i *= 2
+        return a[0]
+    if dtype is np.float16 and len(items) >= 4:
+        pairs = len(items) // 2 * 2
+        total = dtype(tree(items[0:pairs:2]) + tree(items[1:pairs:2]))
+        return dtype(total + items[-1]) if len(items) % 2 else total
+    return tree(items)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float16))
+@pytest.mark.parametrize("ipt", (3, 4, 5, 8))
+def test_thread_sums_of_floats_round_as_cubs(dtype, ipt):
+    """Items whose sums round: a thread's fold follows CUB's order bit for bit."""
+    from numba_cuda_mlir import cuda
+
+    threads = 64
+    rng = np.random.default_rng(23)
+    values = rng.standard_normal((threads, ipt)) * 1000
+    if dtype is np.float16:
+        # Multiples of 1/8: float16 sums are exact in float32 before they round
+        # to float16, so NumPy's float16 arithmetic rounds once, as the GPU's.
+        values = np.round(values * 8) / 8
+    values = values.astype(dtype)
+    dst = cuda.device_array(threads, dtype)
+    cm.reduce_kernel(ipt, 0, "sum", None, True, False, False)[1, threads](
+        cuda.to_device(values.reshape(-1)), dst, 0)
+    expected = np.array([_cub_thread_sum(row, dtype) for row in values], dtype)
+    np.testing.assert_array_equal(dst.copy_to_host(), expected)
+    if ipt >= 4:  # (three items fold in order as a tree too)
+        in_order = np.array([np.add.accumulate(row, dtype=dtype)[-1] for row in values], dtype)
+        assert not np.array_equal(expected, in_order), "the values must round differently in order"

@@ -234,9 +234,84 @@ Value lowering::countExceeds(OpBuilder &b, Location loc, Value count32,
                                arith::ConstantIntOp::create(b, loc, i, 32));
 }
 
+namespace {
+/// How CUB's ThreadReduce (CCCL 3.5, cub/thread/thread_reduce.cuh) folds a
+/// thread's items.
+enum class FoldOrder { sequential, binaryTree, ternaryTree, halfPairs };
+} // namespace
+
+static FoldOrder threadFoldOrder(const Combiner &combiner, size_t n,
+                                 unsigned sm) {
+  if (!combiner.kind || n < 2 || !combiner.type.isIntOrFloat() ||
+      combiner.type.getIntOrFloatBitWidth() >= 64)
+    return FoldOrder::sequential;
+  BinaryOp kind = *combiner.kind;
+  bool minMax = kind == BinaryOp::min || kind == BinaryOp::max;
+  bool sumOrProduct = kind == BinaryOp::sum || kind == BinaryOp::multiplies;
+  // __half items pair up as __half2 (ThreadReduceSimd).
+  if (combiner.type.isF16() && n >= 4 &&
+      ((sumOrProduct && sm >= 70) || (minMax && sm >= 80)))
+    return FoldOrder::halfPairs;
+  if (isa<IntegerType>(combiner.type) && n >= 6) {
+    if (minMax && combiner.type.isInteger(32) && sm >= 90)
+      return FoldOrder::ternaryTree;
+    if (!minMax && kind != BinaryOp::multiplies)
+      return FoldOrder::sequential;
+  }
+  return FoldOrder::binaryTree;
+}
+
+/// ThreadReduceBinaryTree: a[j] = a[j] op a[j + i] for i = 1, 2, 4, ...
+static Value binaryTree(OpBuilder &b, Location loc, const Combiner &combiner,
+                        SmallVector<Value> a) {
+  for (size_t i = 1; i < a.size(); i *= 2)
+    for (size_t j = 0; j + i < a.size(); j += 2 * i)
+      a[j] = combiner.combine(b, loc, a[j], a[j + i]);
+  return a.front();
+}
+
+/// ThreadReduceTernaryTree: three items at a time (sm_90's three-input
+/// integer min and max).
+static Value ternaryTree(OpBuilder &b, Location loc, const Combiner &combiner,
+                         SmallVector<Value> a) {
+  for (size_t i = 1; i < a.size(); i *= 3)
+    for (size_t j = 0; j + i < a.size(); j += 3 * i) {
+      Value value = combiner.combine(b, loc, a[j], a[j + i]);
+      a[j] = j + 2 * i < a.size()
+                 ? combiner.combine(b, loc, value, a[j + 2 * i])
+                 : value;
+    }
+  return a.front();
+}
+
 Value lowering::threadReduce(OpBuilder &b, Location loc,
                              const Combiner &combiner, ArrayRef<Value> items,
-                             Value valid) {
+                             unsigned sm, Value valid) {
+  if (!valid) {
+    switch (threadFoldOrder(combiner, items.size(), sm)) {
+    case FoldOrder::sequential:
+      break;
+    case FoldOrder::binaryTree:
+      return binaryTree(b, loc, combiner, SmallVector<Value>(items));
+    case FoldOrder::ternaryTree:
+      return ternaryTree(b, loc, combiner, SmallVector<Value>(items));
+    case FoldOrder::halfPairs: {
+      // The even and the odd items are the two lanes of the __half2 tree;
+      // the lanes combine, then an odd count's last item.
+      SmallVector<Value> even, odd;
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        even.push_back(items[i]);
+        odd.push_back(items[i + 1]);
+      }
+      Value evenLane = binaryTree(b, loc, combiner, even);
+      Value oddLane = binaryTree(b, loc, combiner, odd);
+      Value result = combiner.combine(b, loc, evenLane, oddLane);
+      if (items.size() % 2)
+        result = combiner.combine(b, loc, result, items.back());
+      return result;
+    }
+    }
+  }
   Value count = valid ? clampedCount(b, loc, valid, items.size()) : Value();
   Value result = items.front();
   for (size_t i = 1; i < items.size(); ++i) {

@@ -87,10 +87,15 @@ Value clampedCount(OpBuilder &b, Location loc, Value count, int64_t bound);
 /// `count32 > i` (signed i32): item or lane `i` is among the first count32.
 Value countExceeds(OpBuilder &b, Location loc, Value count32, int64_t i);
 
-/// Folds `items` in order; with `valid` (an index), only the first `valid`
-/// items (at least one).
+/// Folds `items` as CUB's ThreadReduce does for a target of compute
+/// capability `sm` (CCCL 3.5): a named operator over items of fewer than 8
+/// bytes as a binary tree (float sums round as CUB's), __half items as
+/// __half2 pairs, 32-bit integer min/max of 6 or more as a ternary tree on
+/// sm_90, and in order otherwise (functions, 8-byte items, integer sums of 6
+/// or more). With `valid` (an index), only the first `valid` items (at least
+/// one), in order, as ThreadReducePartial.
 Value threadReduce(OpBuilder &b, Location loc, const Combiner &combiner,
-                   ArrayRef<Value> items, Value valid = {});
+                   ArrayRef<Value> items, unsigned sm, Value valid = {});
 
 
 /// The combination, in lane order, of the first `valid` lanes (all when
@@ -158,7 +163,7 @@ void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
 
 /// `sm`: the target's compute capability (major * 10 + minor; 0: unknown).
 void populateReducePatterns(RewritePatternSet &patterns, unsigned sm = 0);
-void populateScanPatterns(RewritePatternSet &patterns);
+void populateScanPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 
 } // namespace mlir::coop::lowering
 

@@ -32,7 +32,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateExchangePatterns(patterns);
   lowering::populateShufflePatterns(patterns);
   lowering::populateReducePatterns(patterns, sm);
-  lowering::populateScanPatterns(patterns);
+  lowering::populateScanPatterns(patterns, sm);
   lowering::populateGroupPatterns(patterns);
 }
 

@@ -57,7 +57,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Value valid = adaptor.getValidItems();
     GroupType group = op.getGroup().getType();
     if (group.getKind() == GroupKind::thread) {
-      rewriter.replaceOp(op, threadReduce(rewriter, loc, combiner, items, valid));
+      rewriter.replaceOp(op, threadReduce(rewriter, loc, combiner, items, sm, valid));
       return success();
     }
 
@@ -82,7 +82,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
           ix.c(valid32, 0));
       validThreads = ix.div(ix.add(valid32, n - 1), n);
     }
-    Value partial = threadReduce(rewriter, loc, combiner, items, threadValid);
+    Value partial = threadReduce(rewriter, loc, combiner, items, sm, threadValid);
 
     Value result;
     if (tile->warpLike) {

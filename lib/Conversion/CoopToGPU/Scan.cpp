@@ -84,7 +84,8 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
 }
 
 struct ScanLowering : OpConversionPattern<ScanOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ScanLowering(MLIRContext *context, unsigned sm)
+      : OpConversionPattern(context), sm(sm) {}
 
   LogicalResult
   matchAndRewrite(ScanOp op, OpAdaptor adaptor,
@@ -101,7 +102,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     if (failed(tile))
       return failure();
     Value ltid = linearThreadId(rewriter, loc, op);
-    Value partial = threadReduce(rewriter, loc, combiner, items);
+    Value partial = threadReduce(rewriter, loc, combiner, items, sm);
     // Named operators seed exclusive scans and raking with their identity:
     // an exclusive scan's first item is then defined (0 for sums), and no
     // select guards the first thread. Warp scans' inclusive results take no
@@ -435,10 +436,13 @@ private:
     return {{prefix, seed || callback ? Value() : ix.ge(ltid, 1)},
             aggregate};
   }
+
+  unsigned sm;
 };
 
 } // namespace
 
-void lowering::populateScanPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanLowering>(patterns.getContext());
+void lowering::populateScanPatterns(RewritePatternSet &patterns,
+                                    unsigned sm) {
+  patterns.add<ScanLowering>(patterns.getContext(), sm);
 }
