@@ -454,6 +454,25 @@ def test_coop_kernels_get_their_blocks_launch_bounds():
     assert registers <= 64
 
 
+def test_a_transposed_tile_scan_keeps_one_block_of_1024_threads_in_32_registers():
+    """The striped slots of the tile's two transposes are one address plus constants, so
+    nothing of the load's addresses stays live across the scan: a float64 warp_scans tile
+    kernel at 1024x4 takes CUB's 32 registers (two blocks an SM), where the slots swizzled
+    one by one took 60 (one)."""
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        base = cuda.blockIdx.x * 4096
+        coop.load(block, src, items, offset=base, algorithm="transpose")
+        scanned = coop.inclusive_sum(block, items, algorithm="warp_scans")
+        coop.store(block, dst, scanned, offset=base, algorithm="transpose")
+
+    ptx = _ptx(cuda.jit(kernel), (types.float64[::1],) * 2, block=(1024,))
+    _no_local_memory(ptx)
+    registers = int(re.search(r"Used (\d+) registers", nc.ptxas_report(ptx)).group(1))
+    assert registers <= 32
+
+
 @pytest.mark.parametrize("width", (None, 8))
 def test_float16_reductions_and_scans_compile(width):
     # Numba keeps float16 payloads as i16 words: the operators still combine

@@ -166,22 +166,35 @@ SmallVector<Value> lowering::scratchSlots(Ix ix, SlotMap map,
                                           const TileThreads &t) {
   Value region = scratchRegion(ix, tile, layout, t);
   IndexFn position;
+  int64_t step; // between a thread's consecutive positions
   switch (map) {
   case SlotMap::blocked:
     position = blockedPositions(ix, tile, t.rank);
+    step = 1;
     break;
   case SlotMap::striped:
     position = stripedPositions(ix, tile, t.rank);
+    step = tile.groupSize;
     break;
   case SlotMap::warpStriped:
     position = warpStripedPositions(ix, tile, t.rank);
+    step = kWarpThreads;
     break;
   case SlotMap::dataDependent:
     llvm_unreachable("data-dependent slots have no static map");
   }
-  SmallVector<Value> slots;
-  for (int64_t i = 0; i < tile.itemsPerThread; ++i)
-    slots.push_back(ix.add(region, ix.pad(position(i), layout.padding)));
+  // Where the padding allows, slot i is the first slot plus a constant: one
+  // address and immediate offsets, where slots padded one by one stayed
+  // distinct values that the compiler kept live across whatever lies between
+  // a transpose's two phases (a 1024-thread float64 block scan's tile kernel:
+  // 60 registers, 32 so).
+  Value first = ix.add(region, ix.pad(position(0), layout.padding));
+  SmallVector<Value> slots{first};
+  for (int64_t i = 1; i < tile.itemsPerThread; ++i) {
+    std::optional<int64_t> shift = layout.padding.shift(i * step);
+    slots.push_back(shift ? ix.add(first, *shift)
+                          : ix.add(region, ix.pad(position(i), layout.padding)));
+  }
   return slots;
 }
 

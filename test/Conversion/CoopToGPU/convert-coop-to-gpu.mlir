@@ -945,3 +945,32 @@ gpu.module @block_scan_warp_scans_prefix {
     gpu.return
   }
 }
+
+// -----
+
+// A swizzled transpose's striped slots are the thread's first slot plus
+// constants where the swizzle's period divides the stride (1024 threads, the
+// XOR of row bits 4-5 into bits 0-1): one address with immediate offsets,
+// where slots swizzled one by one stayed four values live across whatever
+// came between the transpose's phases. The blocked slots (4t + i) differ
+// in the swizzled bits and keep their own.
+// CHECK-LABEL: gpu.func @transpose_striped_slots_share_an_address
+// CHECK: %[[ROW:.*]] = arith.shrui %thread_id_x, %c4
+// CHECK: %[[LOW:.*]] = arith.andi %[[ROW]], %c3
+// CHECK: %[[FIRST:.*]] = arith.xori %thread_id_x, %[[LOW]]
+// CHECK: %[[S1:.*]] = arith.addi %[[FIRST]], %c1024
+// CHECK: %[[S2:.*]] = arith.addi %[[FIRST]], %c2048
+// CHECK: %[[S3:.*]] = arith.addi %[[FIRST]], %c3072
+// CHECK-COUNT-4: arith.xori
+// CHECK: memref.store %{{.*}}, %view[%[[FIRST]]]
+// CHECK: memref.store %{{.*}}, %view[%[[S1]]]
+// CHECK: memref.store %{{.*}}, %view[%[[S2]]]
+// CHECK: memref.store %{{.*}}, %view[%[[S3]]]
+gpu.module @transpose_striped_slots_share_an_address {
+  gpu.func @transpose_striped_slots_share_an_address(%src: memref<?xf64>, %items: memref<4xf64>) kernel
+      attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xf64>, memref<4xf64>
+    gpu.return
+  }
+}

@@ -27,6 +27,29 @@ int64_t SlotPadding::apply(int64_t position) const {
   llvm_unreachable("unknown slot padding");
 }
 
+std::optional<int64_t> SlotPadding::shift(int64_t delta) const {
+  switch (kind) {
+  case Kind::none:
+    return delta;
+  case Kind::shiftAdd: {
+    int64_t banks = int64_t(1) << kLogSharedMemoryBanks;
+    if (delta % banks)
+      return std::nullopt;
+    return delta + delta / banks;
+  }
+  case Kind::xorRow: {
+    // The XOR term reads bits [rowShift, rowShift + bits - rowScale) and
+    // writes bits [0, bits): a delta with all of those bits clear (and none
+    // below) leaves the term alone and carries nothing through it.
+    int64_t period = std::max(bits, rowShift + std::max<int64_t>(bits - rowScale, 0));
+    if (delta % (int64_t(1) << period))
+      return std::nullopt;
+    return delta;
+  }
+  }
+  llvm_unreachable("unknown slot padding");
+}
+
 std::string SlotPadding::str() const {
   switch (kind) {
   case Kind::none:

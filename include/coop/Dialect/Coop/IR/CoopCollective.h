@@ -88,6 +88,10 @@ struct SlotPadding {
     return {Kind::xorRow, rowShift, rowScale, bits};
   }
   int64_t apply(int64_t position) const;
+  /// `s` such that apply(p + delta) == apply(p) + s for every position p,
+  /// if there is one (`delta` a multiple of the pattern's period): a
+  /// thread's striped slots are then its first slot plus constants.
+  std::optional<int64_t> shift(int64_t delta) const;
   std::string str() const;
 };
 
