@@ -153,16 +153,18 @@ def shuffle_specified(mode: str, shape, fill) -> np.ndarray:
 # --- Reduce and scan ----------------------------------------------------------------
 
 def combine(op: str, a, b):
-    """One application of a named operator, wrapping like the GPU's integers."""
+    """One application of a named operator, wrapping like the GPU's integers;
+    floats' min and max are fmin and fmax (a NaN yields the other operand)."""
     with np.errstate(over="ignore"):
         if op == "sum":
             return a + b
         if op == "multiplies":
             return a * b
+        floating = np.issubdtype(np.asarray(a).dtype, np.floating)
         if op == "min":
-            return a if a < b else b
+            return np.fmin(a, b) if floating else (a if a < b else b)
         if op == "max":
-            return b if a < b else a
+            return np.fmax(a, b) if floating else (b if a < b else a)
         return {"bit_and": np.bitwise_and, "bit_or": np.bitwise_or,
                 "bit_xor": np.bitwise_xor}[op](a, b)
 
