@@ -473,6 +473,30 @@ def test_a_transposed_tile_scan_keeps_one_block_of_1024_threads_in_32_registers(
     assert registers <= 32
 
 
+def test_a_scan_in_a_loop_keeps_its_warp_aggregate_store_out_of_a_branch():
+    """The last lane's store of its warp's aggregate is one predicated st.shared: in a branch
+    inside the kernel's loop NVVM materialized the scratch address there every iteration and
+    ptxas took 64 registers for a float64 warp_scans loop at 1024x4 (one block an SM; CUB's
+    takes 36); predicated, the address is hoisted out of the loop and the loop takes 38."""
+    def kernel(src, dst, reps):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        base = cuda.blockIdx.x * 4096
+        coop.load(block, src, items, offset=base, algorithm="striped")
+        for _ in range(reps):
+            scanned = coop.inclusive_sum(block, items, algorithm="warp_scans")
+            for i in range(4):
+                items[i] = scanned[i] * 0.5
+        coop.store(block, dst, items, offset=base, algorithm="striped")
+
+    ptx = _ptx(cuda.jit(kernel), (types.float64[::1],) * 2 + (types.int32,), block=(1024,))
+    _no_local_memory(ptx)
+    body = _kernel_body(ptx)
+    assert re.search(r"@p st\.shared\.b64", body)
+    registers = int(re.search(r"Used (\d+) registers", nc.ptxas_report(ptx)).group(1))
+    assert registers <= 40
+
+
 @pytest.mark.parametrize("width", (None, 8))
 def test_float16_reductions_and_scans_compile(width):
     # Numba keeps float16 payloads as i16 words: the operators still combine

@@ -156,8 +156,8 @@ SmallVector<Value> threadScan(OpBuilder &b, Location loc,
 Value valueIf(OpBuilder &b, Location loc, Value condition, Value otherwise,
               llvm::function_ref<Value(OpBuilder &)> thenValue);
 
-/// Stores `value` at `slot` of `scratch` in the threads where `condition`
-/// holds.
+/// Stores `value` at `slot` of `scratch` (shared memory) in the threads where
+/// `condition` holds.
 void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
              Value scratch, Value slot);
 

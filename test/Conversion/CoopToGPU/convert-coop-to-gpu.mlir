@@ -612,7 +612,10 @@ gpu.module @shuffle_rotate {
 // BlockReduce warp_reductions: the thread folds its items, each warp
 // reduces by butterfly shuffles, lane 0 publishes the warp's aggregate, and
 // after one barrier every thread folds the two aggregates (broadcast). The
-// warp and lane numbers are 32-bit, as CUB's unsigned ints.
+// warp and lane numbers are 32-bit, as CUB's unsigned ints. Lane 0's store
+// is one predicated st.shared to an address computed outside any branch
+// (in a branch inside a kernel's loop NVVM rematerializes the buffer's
+// address every iteration).
 // CHECK-LABEL: gpu.func @block_reduce
 // CHECK: %[[T:.*]] = arith.addf
 // CHECK: %[[VIEW:.*]] = memref.view {{.*}} to memref<2xf32, #gpu.address_space<workgroup>>
@@ -623,9 +626,14 @@ gpu.module @shuffle_rotate {
 // CHECK: %[[A:.*]] = arith.addf
 // CHECK: %[[SLOT:.*]] = arith.index_cast %[[W]] : i32 to index
 // CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[L]], %c0_i32 : i32
-// CHECK: scf.if %[[LANE0]]
-// CHECK-NEXT: memref.store %[[A]], %[[VIEW]][%[[SLOT]]]
-// CHECK: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
+// CHECK: %[[AT:.*]] = arith.muli %[[SLOT]],
+// CHECK: %[[ADDRESS:.*]] = arith.index_castui
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[A]] : f32 to i32
+// CHECK: %[[P:.*]] = arith.extui %[[LANE0]] : i1 to i32
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.shared.b32 [$0], $1; }", "l,r,r,~{memory}" %[[ADDRESS]], %[[BITS]], %[[P]]
+// CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[X:.*]] = memref.load %[[VIEW]][%c0]
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[VIEW]][%c1]
 // CHECK-NEXT: arith.addf %[[X]], %[[Y]]
@@ -637,6 +645,30 @@ gpu.module @block_reduce {
     %r = coop.reduce %b, %in op = sum broadcast : !coop.group<block>, memref<2xf32> -> f32
     %c0 = arith.constant 0 : index
     memref.store %r, %dst[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// The predicated store by width: 8- and 16-bit items from a 32-bit register
+// (PTX stores narrow items from wider registers), 64-bit from a 64-bit one.
+// CHECK-LABEL: gpu.func @block_reduce_store_widths
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.shared.b8 [$0], $1; }", "l,r,r,~{memory}" %{{.*}} : (i64, i32, i32) -> ()
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.shared.b16 [$0], $1; }", "l,r,r,~{memory}" %{{.*}} : (i64, i32, i32) -> ()
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.shared.b64 [$0], $1; }", "l,l,r,~{memory}" %{{.*}} : (i64, i64, i32) -> ()
+gpu.module @block_reduce_store_widths {
+  gpu.func @block_reduce_store_widths(%a: memref<2xi8>, %h: memref<2xf16>, %d: memref<2xf64>,
+                                      %out8: memref<1xi8>, %out16: memref<1xf16>, %out64: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %r8 = coop.reduce %b, %a op = sum : !coop.group<block>, memref<2xi8> -> i8
+    memref.store %r8, %out8[%c0] : memref<1xi8>
+    %r16 = coop.reduce %b, %h op = sum : !coop.group<block>, memref<2xf16> -> f16
+    memref.store %r16, %out16[%c0] : memref<1xf16>
+    %r64 = coop.reduce %b, %d op = sum : !coop.group<block>, memref<2xf64> -> f64
+    memref.store %r64, %out64[%c0] : memref<1xf64>
     gpu.return
   }
 }
@@ -922,6 +954,7 @@ gpu.module @block_scan_prefix {
 // and publishes the prefix in the slot after the warp aggregates (CUB's
 // block_prefix); a second barrier makes it visible to every warp. Thread 0's
 // own exclusive sum is exactly 0, so it takes the prefix without a select.
+// The prefix's slot is a constant: its store keeps the branch.
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_prefix
 // CHECK: memref<3xi32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
