@@ -6,21 +6,28 @@ and prints one table of test counts and sanitizer findings.
   python test/sanitize.py collectives      # test_collectives_gpu.py (exchange, shuffle)
   python test/sanitize.py combining        # test_combining_gpu.py (reduce, scans)
   python test/sanitize.py numba -k transpose --tools racecheck
+  python test/sanitize.py lowering --parts load_int8 store_int8 --jobs 6 --timeout 500
 
-Tests run in one process per tool: pytest-xdist workers under
-compute-sanitizer made no progress in 270 s on the H200 where one process
-sanitizes 74 exchange tests in 20 s. Every kernel launch of the selected tests is checked; child processes too (the
-spec examples run as scripts). Exit status 1 when any test fails or any tool
-reports an error or a hazard.
+Each row is one compute-sanitizer process running one pytest process: a
+suite, a tool and a part (a pytest -k expression; `-k` alone is one part).
+pytest-xdist workers inside one sanitizer made no progress in 270 s on the
+H200 where one process sanitizes 74 exchange tests in 20 s, so parallelism
+comes from `--jobs` rows at once, each a process of its own. Every kernel
+launch of the selected tests is checked; child processes too (the spec
+examples run as scripts). A row past `--timeout` seconds is killed and
+counted as a failure. Exit status 1 when any test fails or any tool reports
+an error or a hazard.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "python"
@@ -33,7 +40,7 @@ SUITES = {
 TOOLS = ("memcheck", "racecheck", "synccheck")
 
 
-def run(suite: str, tool: str, select: str | None) -> dict:
+def run(suite: str, tool: str, select: str | None, timeout: float | None) -> dict:
     command = ["compute-sanitizer", "--tool", tool, "--target-processes", "all",
                "--print-limit", "20"]
     if tool == "racecheck":
@@ -43,16 +50,24 @@ def run(suite: str, tool: str, select: str | None) -> dict:
     if select:
         command += ["-k", select]
     began = time.monotonic()
-    result = subprocess.run(command, cwd=HERE, capture_output=True, text=True)
-    output = result.stdout + result.stderr
-    counts = {word: sum(int(n) for n in re.findall(rf"(\d+) {word}", tail))
-              for word, tail in (("passed", _pytest_summary(output)),
-                                 ("failed", _pytest_summary(output)))}
+    try:
+        result = subprocess.run(command, cwd=HERE, capture_output=True, text=True,
+                                timeout=timeout)
+        output, returncode, timed_out = result.stdout + result.stderr, result.returncode, False
+    except subprocess.TimeoutExpired as expired:
+        output = _text(expired.stdout) + _text(expired.stderr)
+        returncode, timed_out = None, True
+    counts = {word: sum(int(n) for n in re.findall(rf"(\d+) {word}", _pytest_summary(output)))
+              for word in ("passed", "failed")}
     errors = sum(int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", output))
     hazards = sum(int(n) for n in re.findall(r"RACECHECK SUMMARY: (\d+) hazard", output))
-    return {"suite": suite, "tool": tool, **counts, "errors": errors, "hazards": hazards,
-            "seconds": time.monotonic() - began, "returncode": result.returncode,
-            "output": output}
+    return {"suite": suite, "tool": tool, "part": select or "", **counts, "errors": errors,
+            "hazards": hazards, "seconds": time.monotonic() - began,
+            "returncode": returncode, "timed_out": timed_out, "output": output}
+
+
+def _text(stream) -> str:
+    return stream.decode(errors="replace") if isinstance(stream, bytes) else stream or ""
 
 
 def _pytest_summary(output: str) -> str:
@@ -60,28 +75,45 @@ def _pytest_summary(output: str) -> str:
     return lines[-1] if lines else ""
 
 
+def _is_bad(row: dict) -> bool:
+    return bool(row["failed"] or row["errors"] or row["hazards"] or not row["passed"]
+                or row["returncode"] or row["timed_out"])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suites", nargs="+", choices=sorted(SUITES))
     parser.add_argument("-k", dest="select", help="pytest -k expression to run a part")
+    parser.add_argument("--parts", nargs="+", metavar="EXPR",
+                        help="several -k expressions, each a row of its own")
     parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--jobs", type=int, default=1, help="rows run at once")
+    parser.add_argument("--timeout", type=float, help="seconds a row may take")
     args = parser.parse_args()
+    if args.parts and args.select:
+        parser.error("give -k or --parts, not both")
+    parts = args.parts or [args.select]
+    rows = list(itertools.product(args.suites, args.tools.split(","), parts))
     # Each row prints as soon as its run ends: a device call that times out
-    # still reports the runs it finished.
+    # still reports the rows it finished.
     print(f"{'suite':11} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
-          f"{'seconds':>7}", flush=True)
+          f"{'seconds':>7}  part", flush=True)
     bad = False
-    for suite in args.suites:
-        for tool in args.tools.split(","):
-            row = run(suite, tool, args.select)
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run, suite, tool, part, args.timeout)
+                   for suite, tool, part in rows]
+        for future in as_completed(futures):
+            row = future.result()
+            note = " (timed out)" if row["timed_out"] else ""
             print(f"{row['suite']:11} {row['tool']:10} {row['passed']:6d} {row['failed']:6d} "
-                  f"{row['errors']:6d} {row['hazards']:7d} {row['seconds']:7.0f}", flush=True)
-            if row["failed"] or row["errors"] or row["hazards"] or not row["passed"] \
-                    or row["returncode"]:
+                  f"{row['errors']:6d} {row['hazards']:7d} {row['seconds']:7.0f}  "
+                  f"{row['part']}{note}", flush=True)
+            if _is_bad(row):
                 bad = True
                 print(row["output"][-3000:], flush=True)
     return 1 if bad else 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
