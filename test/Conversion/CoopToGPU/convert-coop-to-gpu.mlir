@@ -981,6 +981,41 @@ gpu.module @block_scan_warp_scans_prefix {
 
 // -----
 
+// With a prefix callback, the fold of the warp aggregates compares an
+// opaque copy of the warp number, made after the barrier: in a kernel's
+// loop the compares would otherwise be hoisted and sunk above the warp
+// scan's shuffles, their predicates live across it. Without a callback the
+// fold compares the warp number itself.
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_prefix_opaque_warp
+// CHECK: %[[WARP:.*]] = arith.divui
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[COPY:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r" %[[WARP]] : (i32) -> i32
+// CHECK: arith.cmpi eq, %[[COPY]], %c2_i32
+// CHECK: arith.cmpi eq, %[[COPY]], %c3_i32
+// CHECK: func.call @running_total
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_no_prefix
+// CHECK: %[[PLAIN:.*]] = arith.divui
+// CHECK: gpu.barrier
+// CHECK-NOT: "mov.b32 $0, $1;"
+// CHECK: arith.cmpi eq, %[[PLAIN]], %c2_i32
+gpu.module @block_scan_warp_scans_prefix_opaque_warp {
+  func.func private @running_total(%state: memref<1xf32>, %aggregate: f32) -> f32
+  gpu.func @block_scan_warp_scans_prefix_opaque_warp(%in: memref<4xf32>, %out: memref<4xf32>, %state: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xf32>) algorithm = warp_scans : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    gpu.return
+  }
+  gpu.func @block_scan_warp_scans_no_prefix(%in: memref<4xf32>, %out: memref<4xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A swizzled transpose's striped slots are the thread's first slot plus
 // constants where the swizzle's period divides the stride (1024 threads, the
 // XOR of row bits 4-5 into bits 0-1): one address with immediate offsets,
