@@ -7,9 +7,12 @@ and prints one table of test counts and sanitizer findings.
   python test/sanitize.py combining        # test_combining_gpu.py (reduce, scans)
   python test/sanitize.py numba -k transpose --tools racecheck
   python test/sanitize.py lowering --parts load_int8 store_int8 --jobs 6 --timeout 500
+  python test/sanitize.py numba combining --shards 16 --jobs 16
 
 Each row is one compute-sanitizer process running one pytest process: a
-suite, a tool and a part (a pytest -k expression; `-k` alone is one part).
+suite, a tool and a part (a pytest -k expression; `-k` alone is one part),
+or with `--shards N` every N-th of the part's tests (collected first,
+without the sanitizer).
 pytest-xdist workers inside one sanitizer made no progress in 270 s on the
 H200 where one process sanitizes 74 exchange tests in 20 s, so parallelism
 comes from `--jobs` rows at once, each a process of its own. Every kernel
@@ -40,14 +43,32 @@ SUITES = {
 TOOLS = ("memcheck", "racecheck", "synccheck")
 
 
-def run(suite: str, tool: str, select: str | None, timeout: float | None) -> dict:
+def collect(suite: str, select: str | None) -> list[str]:
+    """The node ids of the suite's GPU tests that `select` picks."""
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "gpu",
+               "-p", "no:cacheprovider", *SUITES[suite]]
+    if select:
+        command += ["-k", select]
+    result = subprocess.run(command, cwd=HERE, capture_output=True, text=True)
+    # pytest names them from the repository's root; they run from HERE.
+    root = HERE.parent.parent
+    tests = [str((root / path).relative_to(HERE)) + "::" + rest
+             for path, _, rest in (line.partition("::") for line in result.stdout.splitlines()
+                                   if "::" in line)]
+    if not tests:
+        sys.exit(f"no {suite} tests collected:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return tests
+
+
+def run(suite: str, tool: str, select: str | None, timeout: float | None,
+        tests: list[str] | None = None, label: str | None = None) -> dict:
     command = ["compute-sanitizer", "--tool", tool, "--target-processes", "all",
                "--print-limit", "20"]
     if tool == "racecheck":
         command += ["--racecheck-report", "all"]
     command += [sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider",
-                *SUITES[suite]]
-    if select:
+                *(tests or SUITES[suite])]
+    if select and not tests:
         command += ["-k", select]
     began = time.monotonic()
     try:
@@ -61,7 +82,7 @@ def run(suite: str, tool: str, select: str | None, timeout: float | None) -> dic
               for word in ("passed", "failed")}
     errors = sum(int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", output))
     hazards = sum(int(n) for n in re.findall(r"RACECHECK SUMMARY: (\d+) hazard", output))
-    return {"suite": suite, "tool": tool, "part": select or "", **counts, "errors": errors,
+    return {"suite": suite, "tool": tool, "part": label or select or "", **counts, "errors": errors,
             "hazards": hazards, "seconds": time.monotonic() - began,
             "returncode": returncode, "timed_out": timed_out, "output": output}
 
@@ -87,6 +108,8 @@ def main() -> int:
     parser.add_argument("-k", dest="select", help="pytest -k expression to run a part")
     parser.add_argument("--parts", nargs="+", metavar="EXPR",
                         help="several -k expressions, each a row of its own")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="split each part's tests into this many rows")
     parser.add_argument("--tools", default=",".join(TOOLS))
     parser.add_argument("--jobs", type=int, default=1, help="rows run at once")
     parser.add_argument("--timeout", type=float, help="seconds a row may take")
@@ -94,15 +117,27 @@ def main() -> int:
     if args.parts and args.select:
         parser.error("give -k or --parts, not both")
     parts = args.parts or [args.select]
-    rows = list(itertools.product(args.suites, args.tools.split(","), parts))
+    # (suite, tool, part, tests, label): tests None runs the part by -k.
+    rows = []
+    for suite, part in itertools.product(args.suites, parts):
+        if args.shards > 1:
+            tests = collect(suite, part)
+            shards = [(tests[i::args.shards], f"{part or 'all'} shard {i + 1}/{args.shards}")
+                      for i in range(min(args.shards, len(tests)))]
+        else:
+            shards = [(None, None)]
+        rows += [(suite, tool, part, chosen, label) for tool in args.tools.split(",")
+                 for chosen, label in shards]
+    # Tools in the outer order: every suite's memcheck rows start first.
+    rows.sort(key=lambda row: args.tools.split(",").index(row[1]))
     # Each row prints as soon as its run ends: a device call that times out
     # still reports the rows it finished.
     print(f"{'suite':11} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
           f"{'seconds':>7}  part", flush=True)
     bad = False
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run, suite, tool, part, args.timeout)
-                   for suite, tool, part in rows]
+        futures = [pool.submit(run, suite, tool, part, args.timeout, tests, label)
+                   for suite, tool, part, tests, label in rows]
         for future in as_completed(futures):
             row = future.result()
             note = " (timed out)" if row["timed_out"] else ""
