@@ -84,10 +84,29 @@ def test_reduce_partial_and_scalar(width, algorithm, dtype, block, ipt):
     size = threads if width is None else (width or 1)
     tile = size * ipt
     for valid in sorted({1, max(1, tile // 3), tile - 1 if tile > 1 else 1, tile}):
-        _run_reduce(width, algorithm, dtype, block, ipt, "max", True, False, valid)
+        for op in ("max", "sum"):
+            _run_reduce(width, algorithm, dtype, block, ipt, op, True, False, valid)
     if width != 0:
         _run_reduce(width, algorithm, dtype, block, ipt, "sum", True, True, None)
         _run_reduce(width, algorithm, dtype, block, ipt, "min", True, True, max(1, size // 2))
+
+
+@pytest.mark.parametrize("algorithm", cm.REDUCE_ALGORITHMS)
+@pytest.mark.parametrize("dtype", ("float32", "float64"))
+def test_partial_float_sums_of_negative_zeros_are_negative_zero(algorithm, dtype):
+    """A partial tile's raking threads fold whole segments, the missing partials being the
+    sum's exact identity -0.0 (+0.0 would turn a sum of -0.0 items into +0.0); CUB folds the
+    valid items alone."""
+    from numba_cuda_mlir import cuda
+
+    block, ipt = 256, 2
+    kernel = cm.reduce_kernel(ipt, None, "sum", algorithm, True, False, True)
+    values = np.full(GRID * block * ipt, -0.0, dtype)
+    dst = cuda.device_array(GRID * block, dtype)
+    for valid in (1, 100, block * ipt):
+        kernel[GRID, block](cuda.to_device(values), dst, valid)
+        got = dst.copy_to_host()
+        assert np.all(got == 0) and np.all(np.signbit(got)), (valid, got[:4])
 
 
 def _scan_cases():

@@ -97,6 +97,21 @@ Value Combiner::identity(OpBuilder &b, Location loc) const {
   return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, value));
 }
 
+Value Combiner::exactIdentity(OpBuilder &b, Location loc) const {
+  if (!kind)
+    return {};
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType)
+    return identity(b, loc);
+  if (*kind == BinaryOp::sum)
+    return arith::ConstantFloatOp::create(
+        b, loc, floatType,
+        APFloat::getZero(floatType.getFloatSemantics(), /*Negative=*/true));
+  if (*kind == BinaryOp::multiplies)
+    return identity(b, loc);
+  return {};
+}
+
 Value MaybeValue::combineBefore(OpBuilder &b, Location loc,
                                 const Combiner &combiner, Value x) const {
   if (!value)

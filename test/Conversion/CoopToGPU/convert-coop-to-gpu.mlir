@@ -981,6 +981,44 @@ gpu.module @block_scan_warp_scans_prefix {
 
 // -----
 
+// A partial tile by raking: the threads past the valid ones place the sum's
+// exact identity (-0.0 for floats), and the raking threads fold whole
+// segments and reduce whole warps without a guard. Float max has no exact
+// identity (fmax passes over a NaN): its raking threads guard each slot.
+// CHECK-LABEL: gpu.func @block_partial_raking_sum
+// CHECK: %[[NEG0:.*]] = arith.constant -0.000000e+00 : f64
+// CHECK-NEXT: %[[HAS:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[PLACED:.*]] = arith.select %[[HAS]], %{{.*}}, %[[NEG0]] : f64
+// CHECK-NEXT: memref.store %[[PLACED]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: arith.select
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK-LABEL: gpu.func @block_partial_raking_max
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: arith.cmpi sgt
+// CHECK-NEXT: arith.select
+gpu.module @block_partial_raking {
+  gpu.func @block_partial_raking_sum(%in: memref<2xf64>, %n: index, %dst: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.reduce %b, %in op = sum valid_items = %n algorithm = raking : !coop.group<block>, memref<2xf64> -> f64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xf64>
+    gpu.return
+  }
+  gpu.func @block_partial_raking_max(%in: memref<2xf32>, %n: index, %dst: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    %r = coop.reduce %b, %in op = max valid_items = %n algorithm = raking : !coop.group<block>, memref<2xf32> -> f32
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // With a prefix callback, the fold of the warp aggregates compares an
 // opaque copy of the warp number, made after the barrier: in a kernel's
 // loop the compares would otherwise be hoisted and sunk above the warp
