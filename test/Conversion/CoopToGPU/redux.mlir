@@ -25,22 +25,26 @@ gpu.module @block_sum_i32 {
 
 // -----
 
-// Past four warps, warp 0 combines the warp aggregates itself (thread 0's
-// result, no broadcast): lane w reads warp w's slot (clamped to the last
-// one), lanes of warps past the valid items take max's identity, and one
+// A partial tile: the threads past the valid ones take max's identity, so
+// every warp reduces whole (one redux.sync) and no later step counts valid
+// threads. Past four warps, warp 0 combines the warp aggregates itself
+// (thread 0's result, no broadcast): lane w reads warp w's slot (clamped to
+// the last one), lanes past the last warp take the identity, and one
 // redux.sync folds them -- exact in any order for integers. Without a
 // target, five butterflies fold them.
 // CHECK-LABEL: gpu.func @block_partial_max_8_warps
-// CHECK-COUNT-5: nvvm.shfl.sync  down
+// CHECK: %[[THREADS:.*]] = arith.divui
+// CHECK: %[[HAS:.*]] = arith.cmpi ult, %{{.*}}, %[[THREADS]] : i32
+// CHECK: %[[MINE:.*]] = arith.select %[[HAS]], %{{.*}}, %c-2147483648_i32 : i32
+// CHECK-NEXT: nvvm.redux.sync  max %[[MINE]], %c-1_i32 : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
 // CHECK: gpu.barrier
-// CHECK: %[[THREADS:.*]] = arith.minui %{{.*}}, %c256_i32 : i32
 // CHECK: %[[WARP0:.*]] = arith.cmpi eq, %[[WARP:.*]], %c0_i32 : i32
 // CHECK: scf.if %[[WARP0]] -> (i32) {
 // CHECK: %[[SLOT:.*]] = arith.minui %[[LANE:.*]], %c7_i32 : i32
 // CHECK: %[[AT:.*]] = arith.index_cast %[[SLOT]] : i32 to index
 // CHECK: %[[AGG:.*]] = memref.load %{{.*}}[%[[AT]]]
-// CHECK: %[[FIRST:.*]] = arith.muli %[[LANE]], %c32_i32 : i32
-// CHECK: %[[COUNTED:.*]] = arith.cmpi sgt, %[[THREADS]], %[[FIRST]] : i32
+// CHECK: %[[COUNTED:.*]] = arith.cmpi ult, %[[LANE]], %c8_i32 : i32
 // CHECK: %[[V:.*]] = arith.select %[[COUNTED]], %[[AGG]], %c-2147483648_i32 : i32
 // CHECK: nvvm.redux.sync  max %[[V]], %c-1_i32 : i32 -> i32
 // NOSM-LABEL: gpu.func @block_partial_max_8_warps
