@@ -29,10 +29,11 @@ struct Combiner {
   /// The operator's identity, or null for a function.
   Value identity(OpBuilder &b, Location loc) const;
   /// An identity that combines with every item into that item's value:
-  /// integers' identities, -0.0 for float sums (+0.0 + -0.0 is +0.0), 1.0
-  /// for float products (a NaN stays a NaN, not always its payload). Null
-  /// for float min and max (fmin and fmax pass over a NaN, so an infinity
-  /// would replace an all-NaN result) and for functions.
+  /// integers' identities, -0.0 for float sums (the sum's +0.0 would turn a
+  /// -0.0 item into +0.0), 1.0 for float products (a NaN stays a NaN, not
+  /// always its payload). Null for float min and max (fmin and fmax pass
+  /// over a NaN, so an infinity would replace an all-NaN result) and for
+  /// functions.
   Value exactIdentity(OpBuilder &b, Location loc) const;
 };
 
