@@ -117,6 +117,7 @@ def main() -> int:
     if args.parts and args.select:
         parser.error("give -k or --parts, not both")
     parts = args.parts or [args.select]
+    tools = args.tools.split(",")
     # (suite, tool, part, tests, label): tests None runs the part by -k.
     rows = []
     for suite, part in itertools.product(args.suites, parts):
@@ -126,10 +127,10 @@ def main() -> int:
                       for i in range(min(args.shards, len(tests)))]
         else:
             shards = [(None, None)]
-        rows += [(suite, tool, part, chosen, label) for tool in args.tools.split(",")
+        rows += [(suite, tool, part, chosen, label) for tool in tools
                  for chosen, label in shards]
     # Tools in the outer order: every suite's memcheck rows start first.
-    rows.sort(key=lambda row: args.tools.split(",").index(row[1]))
+    rows.sort(key=lambda row: tools.index(row[1]))
     # Each row prints as soon as its run ends: a device call that times out
     # still reports the rows it finished.
     print(f"{'suite':11} {'tool':10} {'passed':>6} {'failed':>6} {'errors':>6} {'hazards':>7} "
