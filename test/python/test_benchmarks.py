@@ -298,6 +298,15 @@ def test_numba_reduce_scan_configurations_are_the_references():
     assert [w for m, _, widths in bench.MODE_TABLE if m.startswith("warp_") for w in widths] == \
         [32, 16, 8, 32, 16, 32, 16]
     assert len(bench.select(configs, ["all", "all", "int32"])) == 330
+    # This script's own: commas list alternatives, which the reference runs one at a time
+    # (combinations that select nothing are not run).
+    either = ["loop", "exclusive_sum.raking,sum.raking", "int32", "256,512", "8"]
+    assert {c.key[1:5] for c in bench.select(configs, either)} == {
+        (m, "int32", b, 8) for m in ("exclusive_sum.raking", "sum.raking") for b in (256, 512)}
+    assert bench.reference_filters(either) == [
+        ["loop", m, "int32", b, "8"] for m in ("exclusive_sum.raking", "sum.raking")
+        for b in ("256", "512")]
+    assert bench.reference_filters(["tile", "sum.raking,no_such_mode"]) == [["tile", "sum.raking"]]
     assert {c.key for c in configs if c.family == "prefix"} == {
         c.key for c in configs if c.mode.startswith("exclusive_sum_prefix.")}
 
