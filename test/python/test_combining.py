@@ -555,6 +555,36 @@ def test_a_prefix_scan_in_a_loop_folds_the_warp_aggregates_after_the_warp_scan()
     assert registers <= 32
 
 
+@pytest.mark.parametrize("dtype, algorithm", ((types.int32, "raking"),
+                                               (types.float32, "raking_memoize")))
+def test_a_raking_prefix_scan_in_a_loop_keeps_its_segment(dtype, algorithm):
+    """Below 16 registers of segment raking and raking_memoize keep the segment between
+    the sweeps; int32 sums scan the segment totals with CUB's fused steps (raking's select
+    steps: 0.90 of CUB's speed at 256x8 on the H200, fused 0.97), float32 sums with the
+    select form (raking_memoize's fused steps: 40 registers, 0.92; select 32, 0.97)."""
+    def kernel(src, dst, reps):
+        block = coop.this_block()
+        items = coop.ThreadData(8)
+        state = cuda.local.array(1, dtype)
+        state[0] = 0
+        prefix = coop.StatefulFunction(_running_total, state)
+        base = cuda.blockIdx.x * 2048
+        coop.load(block, src, items, offset=base, algorithm="striped")
+        for _ in range(reps):
+            scanned = coop.exclusive_sum(block, items, prefix_op=prefix, algorithm=algorithm)
+            for i in range(8):
+                items[i] = scanned[i] * 3
+        coop.store(block, dst, items, offset=base, algorithm="striped")
+
+    ptx = _ptx(cuda.jit(kernel), (dtype[::1],) * 2 + (types.int32,), block=(256,))
+    _no_local_memory(ptx)
+    body = _kernel_body(ptx)
+    fused = len(re.findall(r"shfl\.sync\.up\.b32 r0\|p", body))
+    assert (fused >= 5) if dtype == types.int32 else (fused == 0)  # 5 a scan, loop unrolled
+    registers = int(re.search(r"Used (\d+) registers", nc.ptxas_report(ptx)).group(1))
+    assert registers <= 32
+
+
 @pytest.mark.parametrize("width", (None, 8))
 def test_float16_reductions_and_scans_compile(width):
     # Numba keeps float16 payloads as i16 words: the operators still combine

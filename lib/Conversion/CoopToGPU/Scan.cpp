@@ -330,8 +330,8 @@ private:
 
   /// Whether a raking thread's segment, kept for the downsweep, would take
   /// 16 registers or more (4-byte items from 512 threads on, 8-byte from
-  /// 256). Kept (by raking_memoize, or forwarded by the compiler for
-  /// raking, as nvcc does for CUB), 8-byte items at 1024 threads spill, and
+  /// 256). Kept (by CUB's raking_memoize, or forwarded by nvcc for CUB's
+  /// raking), 8-byte items at 1024 threads spill, and
   /// the others cost the registers that decide how many blocks an SM holds
   /// (4-byte items at 1024x4: 47-64 registers kept, 32 read again, two
   /// blocks an SM instead of one, 1.3-1.7x CUB's speed on the H200; see
@@ -360,21 +360,19 @@ private:
   /// the raking threads of the first warp reduce their segments (upsweep),
   /// scan the segment totals by shuffles (seeded by `seed`, or by the
   /// prefix the callback returns for the segments' aggregate), and write
-  /// each slot's exclusive prefix back (downsweep, re-reading the segment,
-  /// or from registers with raking_memoize); after a second barrier each
-  /// thread reads its prefix.
+  /// each slot's exclusive prefix back (downsweep); after a second barrier
+  /// each thread reads its prefix. raking and raking_memoize lower alike:
+  /// the segment stays in registers between the sweeps below 16 registers
+  /// (nvcc forwards CUB's raking reloads there, so both of CUB's are that
+  /// code) and is read again from 16 on (CUB's raking_memoize keeps it, and
+  /// spills or holds fewer blocks an SM).
   static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
                           const Combiner &combiner, const TileGeometry &tile,
                           Value scratch, Value ltid, Value partial, Value seed,
                           Value initial, const PrefixCallback &callback) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
-    // raking_memoize keeps the segment in registers for the downsweep where
-    // it is small; a larger one is read again, as by raking: kept, it would
-    // spill or cut the blocks an SM holds (as CUB's raking_memoize does).
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
-    bool memoize =
-        op.getBlockAlgorithm() == ScanAlgorithm::raking_memoize && !outgrows;
     Value slot = ltid;
     if (grid.padded)
       slot = ix.add(ltid, ix.div(ltid, grid.segment));
@@ -393,13 +391,11 @@ private:
           return {};
         return ax.lt(ax.add(first, j), tile.blockSize);
       };
-      // raking_memoize keeps the segment for the downsweep; raking reads it
-      // again there.
       SmallVector<Value> segment;
       Value total;
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = memref::LoadOp::create(at, loc, scratch, ax.add(start, j));
-        if (memoize)
+        if (!outgrows)
           segment.push_back(item);
         if (j == 0) {
           total = item;
@@ -416,13 +412,18 @@ private:
                                grid.rakingThreads == kWarpThreads
                                    ? -1
                                    : (1ll << grid.rakingThreads) - 1);
-      // raking's downsweep reads the segment again: the compiler forwards
-      // the upsweep's loads (as nvcc does for CUB) unless a fused step's
-      // volatile asm stands between them.
-      GroupScan segments =
-          warpScan(at, loc, combiner, total, ltid, ltid, width,
-                   grid.rakingThreads, mask,
-                   memoize ? ScanSteps::fused : ScanSteps::select);
+      // The segment kept, int32 sums take CUB's fused steps (2 instructions
+      // a step, where the select form takes 3): H200, int32 256x8 loops
+      // exclusive_sum 0.91 -> 0.96 of CUB, with prefix_op 0.90 -> 0.97.
+      // Float32 sums keep the select form, which takes fewer registers
+      // beside a kept segment (256x8 with prefix_op: 32, fused 40; 0.92 ->
+      // 0.97). A segment read again keeps the select form (fused steps there
+      // were not measured).
+      ScanSteps steps = !outgrows && isa<IntegerType>(combiner.type)
+                            ? ScanSteps::fused
+                            : ScanSteps::select;
+      GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid,
+                                    width, grid.rakingThreads, mask, steps);
       Value rakeSeed = seed;
       if (callback)
         rakeSeed = shuffle(at, loc, NVVM::ShflKind::idx,
@@ -435,9 +436,9 @@ private:
       if (outgrows)
         forbidLoadForwarding(at, loc);
       for (int64_t j = 0; j < grid.segment; ++j) {
-        Value item = memoize ? segment[j]
-                             : Value(memref::LoadOp::create(
-                                   at, loc, scratch, ax.add(start, j)));
+        Value item = outgrows ? Value(memref::LoadOp::create(
+                                    at, loc, scratch, ax.add(start, j)))
+                              : segment[j];
         // Raking thread 0 without an initial value has no prefix: its first
         // slot holds an unspecified value that thread 0 never uses.
         memref::StoreOp::create(at, loc, running.value, scratch,

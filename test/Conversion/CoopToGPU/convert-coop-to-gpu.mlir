@@ -764,24 +764,45 @@ gpu.module @warp_partial_sum {
 // BlockScan raking for 64 threads: partials in the grid (32 raking threads
 // of 2), the first warp scans the segment totals by up-shuffles and writes
 // each slot's prefix, and every thread reads its own after the second
-// barrier. raking reads the segment again in the downsweep, so its steps
-// stay shuffle, compare and select: a volatile inline PTX step between the
-// two reads would stop the compiler forwarding the first.
+// barrier. Below 16 registers the segment stays in registers between the
+// sweeps (the downsweep loads nothing; nvcc forwards CUB's raking reloads
+// there), so raking is raking_memoize's code: an int32 sum's steps are CUB's
+// inline PTX, a float32 sum's shuffle, compare and select (fewer registers
+// beside the kept segment).
 // CHECK-LABEL: gpu.func @block_scan_raking
 // CHECK: memref.store %{{.*}}, %[[GRID:.*]][%[[T:.*]]] : memref<64xi32
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
+// CHECK-COUNT-2: memref.load %[[GRID]]
+// CHECK-NOT: memref.load
+// CHECK: llvm.inline_asm has_side_effects "{ .reg .s32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, $1, 1, 0, $2;
+// CHECK-NOT: memref.load
+// CHECK: gpu.barrier
+// CHECK-NEXT: memref.load %[[GRID]][%[[T]]]
+// CHECK-LABEL: gpu.func @block_scan_raking_f32
+// CHECK: scf.if
+// CHECK-COUNT-2: memref.load
 // CHECK-NOT: llvm.inline_asm
+// CHECK-NOT: memref.load
 // CHECK: nvvm.shfl.sync  up
 // CHECK: arith.select
 // CHECK-NOT: llvm.inline_asm
+// CHECK-NOT: memref.load
 // CHECK: gpu.barrier
-// CHECK-NEXT: memref.load %[[GRID]][%[[T]]]
+// CHECK-NEXT: memref.load
 gpu.module @block_scan_raking {
   gpu.func @block_scan_raking(%in: memref<2xi32>, %out: memref<2xi32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+gpu.module @block_scan_raking_f32 {
+  gpu.func @block_scan_raking_f32(%in: memref<2xf32>, %out: memref<2xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xf32>, memref<2xf32>
     gpu.return
   }
 }
@@ -794,7 +815,7 @@ gpu.module @block_scan_raking {
 // scan of the segment totals and the downsweep's loads, so the compiler
 // cannot forward the upsweep's (ptxas spilled the forwarded or kept 8-byte
 // segment at 1024 threads; kept, the others cost blocks an SM). At 128
-// threads (4 8-byte items, 8 registers) memoize keeps it.
+// threads (4 8-byte items, 8 registers) it is kept.
 // CHECK-LABEL: gpu.func @block_scan_raking_large_segment
 // CHECK: scf.if
 // CHECK-COUNT-32: memref.load
