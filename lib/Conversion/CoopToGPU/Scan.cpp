@@ -373,6 +373,18 @@ private:
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
+    // Below 16 registers an int32 sum keeps its segment for the downsweep
+    // and scans the segment totals with CUB's fused steps (2 instructions a
+    // step, the select form 3), whose volatile asm would stop the compiler
+    // forwarding the upsweep's loads. H200, int32 256x8 loops: exclusive_sum
+    // 0.91 -> 0.96 of CUB, with prefix_op 0.90 -> 0.97. Other scans read
+    // the segment again with select steps and leave the forwarding to the
+    // compiler: kept, int64 128x4 inclusive sums took 40 registers (32
+    // forwarded; 0.93 against 1.04 of CUB), and float32 sums' fused steps
+    // beside a kept segment 40 (select 32; 256x8 with prefix_op 0.92 ->
+    // 0.97).
+    bool keep = !outgrows && combiner.kind == BinaryOp::sum &&
+                combiner.type.isInteger(32);
     Value slot = ltid;
     if (grid.padded)
       slot = ix.add(ltid, ix.div(ltid, grid.segment));
@@ -395,7 +407,7 @@ private:
       Value total;
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = memref::LoadOp::create(at, loc, scratch, ax.add(start, j));
-        if (!outgrows)
+        if (keep)
           segment.push_back(item);
         if (j == 0) {
           total = item;
@@ -412,16 +424,7 @@ private:
                                grid.rakingThreads == kWarpThreads
                                    ? -1
                                    : (1ll << grid.rakingThreads) - 1);
-      // The segment kept, int32 sums take CUB's fused steps (2 instructions
-      // a step, where the select form takes 3): H200, int32 256x8 loops
-      // exclusive_sum 0.91 -> 0.96 of CUB, with prefix_op 0.90 -> 0.97.
-      // Float32 sums keep the select form, which takes fewer registers
-      // beside a kept segment (256x8 with prefix_op: 32, fused 40; 0.92 ->
-      // 0.97). A segment read again keeps the select form (fused steps there
-      // were not measured).
-      ScanSteps steps = !outgrows && isa<IntegerType>(combiner.type)
-                            ? ScanSteps::fused
-                            : ScanSteps::select;
+      ScanSteps steps = keep ? ScanSteps::fused : ScanSteps::select;
       GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid,
                                     width, grid.rakingThreads, mask, steps);
       Value rakeSeed = seed;
@@ -436,9 +439,9 @@ private:
       if (outgrows)
         forbidLoadForwarding(at, loc);
       for (int64_t j = 0; j < grid.segment; ++j) {
-        Value item = outgrows ? Value(memref::LoadOp::create(
-                                    at, loc, scratch, ax.add(start, j)))
-                              : segment[j];
+        Value item = keep ? segment[j]
+                          : Value(memref::LoadOp::create(at, loc, scratch,
+                                                         ax.add(start, j)));
         // Raking thread 0 without an initial value has no prefix: its first
         // slot holds an unspecified value that thread 0 never uses.
         memref::StoreOp::create(at, loc, running.value, scratch,
