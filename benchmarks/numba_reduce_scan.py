@@ -6,9 +6,8 @@
   python3 benchmarks/numba_reduce_scan.py DIR [filters] --compile-only [--jobs=N]  # no GPU
 
 The filters and options are cub_reduce_scan's own ("all" matches anything; f32 and f64 match
-float32 and float64) and go to both sides; a filter may list alternatives with commas
-(`loop exclusive_sum.raking,exclusive_sum.raking_memoize int32 128,256`), for which the reference
-runs once per combination. The run builds the reference with nvcc -O3
+float32 and float64; a filter may list alternatives with commas: `loop
+exclusive_sum.raking,exclusive_sum.raking_memoize int32 128,256`) and go to both sides. The run builds the reference with nvcc -O3
 -arch=sm_90 into DIR (skipped while DIR/cub_reduce_scan is newer than the .cu), or takes a
 prebuilt one with --cub (a BINARY.xz is unpacked into DIR: the binary is 15 MB, 2 MB packed),
 checks that its `list` is this script's configurations, runs it, then runs the same
@@ -86,7 +85,6 @@ for a read-only input.
 from __future__ import annotations
 
 import argparse
-import itertools
 import lzma
 import os
 import re
@@ -213,7 +211,7 @@ def configurations() -> list[Config]:
 
 def select(configs, filters) -> list[Config]:
     """cub_reduce_scan's filter rule: "all" matches anything; f32/f64 mean float32/float64;
-    and this script's own: "a,b" matches what a or b matches."""
+    "a,b" matches what a or b matches."""
     filters = list(filters) + ["all"] * (6 - len(filters))
 
     def match(f, v):
@@ -221,12 +219,6 @@ def select(configs, filters) -> list[Config]:
     return [c for c in configs
             if all(any(match(a, v) for a in f.split(",")) for f, v in zip(filters, c.key))]
 
-
-def reference_filters(filters) -> list[list[str]]:
-    """The reference's filter lists for this script's filters: one per combination of the
-    comma alternatives that selects a configuration (the reference takes one value a filter)."""
-    combos = itertools.product(*(f.split(",") for f in filters))
-    return [list(f) for f in combos if select(configurations(), f)]
 
 
 def reference_table(source: str) -> list[tuple]:
@@ -697,8 +689,12 @@ def reference_binary(directory: Path, prebuilt: Path | None, build: bool) -> Pat
 
 
 def check_list(binary: Path, filters) -> None:
-    listed = subprocess.run([str(binary), "list", *filters], capture_output=True, text=True,
-                            check=True).stdout.split("\n")
+    result = subprocess.run([str(binary), "list", *filters], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{binary} does not take the filters {' '.join(filters)} "
+                         f"({result.stderr.strip()}); a binary older than comma alternatives "
+                         "must be rebuilt from cub_reduce_scan.cu")
+    listed = result.stdout.split("\n")
     expected = {" ".join(map(str, c.key)) for c in select(configurations(), filters)}
     if {line for line in listed if line} != expected:
         raise SystemExit(f"{binary.name}'s configurations differ from this script's "
@@ -706,13 +702,10 @@ def check_list(binary: Path, filters) -> None:
 
 
 def run_reference(binary: Path, directory: Path, filters, options) -> tuple[dict, dict, str]:
-    outs = []
-    for one in reference_filters(filters):
-        check_list(binary, one)
-        print(f"running {binary.name} {' '.join(one)}", file=sys.stderr, flush=True)
-        outs.append(subprocess.run([str(binary), *one, "--anchor", *options],
-                                   capture_output=True, text=True, check=True).stdout)
-    out = "".join(outs)
+    check_list(binary, filters)
+    print(f"running {binary.name}", file=sys.stderr, flush=True)
+    out = subprocess.run([str(binary), *filters, "--anchor", *options], capture_output=True,
+                         text=True, check=True).stdout
     (directory / f"{BINARY}.txt").write_text(out)
     return parse_reference(out), cub_facts(binary), out
 
@@ -986,8 +979,7 @@ def main(argv=None) -> int:
         binary = reference_binary(args.directory, args.cub, build=False)
         cub_bars = {}
         if binary is not None:
-            for one in reference_filters(args.filters):
-                check_list(binary, one)
+            check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
         rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync,
                             args.read_only)

@@ -94,7 +94,8 @@
 // Usage:
 //   cub_reduce_scan                     everything, after a cudaMemcpy D2D anchor line
 //   cub_reduce_scan list                the configurations: kernel mode dtype block ipt width
-//   cub_reduce_scan KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]   filters; "all" matches anything
+//   cub_reduce_scan KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]   filters; "all" matches anything,
+//     "a,b" what a or b matches
 //     KERNEL: tile | loop; DTYPE: int32 | int64 | float32 | float64 (f32 and f64 also match)
 //   options anywhere: --runs=N (21) --warmup=N (3) --reps=R (64) --grid=G (8192) --anchor
 //   The anchor is measured (and its line printed) whenever a tile row is chosen or --anchor is
@@ -915,9 +916,19 @@ static void add_all(std::vector<Entry>& v) {
   add_warp_width<warp_exclusive_sum, 16, T>(v);
 }
 
-static bool match(const std::string& filter, const std::string& value) {
+static bool match_one(const std::string& filter, const std::string& value) {
   return filter == "all" || filter == value || (filter == "f32" && value == "float32") ||
          (filter == "f64" && value == "float64");
+}
+
+// A filter may list alternatives with commas ("sum.raking,exclusive_sum.raking").
+static bool match(const std::string& filter, const std::string& value) {
+  for (size_t start = 0;;) {
+    const size_t comma = filter.find(',', start);
+    if (match_one(filter.substr(start, comma - start), value)) return true;
+    if (comma == std::string::npos) return false;
+    start = comma + 1;
+  }
 }
 
 int main(int argc, char** argv) {
