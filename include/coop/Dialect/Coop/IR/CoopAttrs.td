@@ -199,9 +199,11 @@ def Coop_ScanAlgorithmAttr : EnumAttr<Coop_Dialect, Coop_ScanAlgorithm,
   let description = [{
     `raking`: partials go to a shared raking grid; one warp scans it
     (upsweep, warp scan, downsweep) and every thread reads its prefix.
-    `raking_memoize`: the same, keeping each raking segment in registers
-    between the sweeps. `warp_scans`: every warp scans by shuffles, then each
-    thread combines the aggregates of the warps before its own.
+    `raking_memoize`: CUB's name for the same with each raking segment kept
+    in registers between the sweeps; both names lower alike here, keeping a
+    segment where that measured faster (docs/reduce-and-scan.md).
+    `warp_scans`: every warp scans by shuffles, then each thread combines the
+    aggregates of the warps before its own.
   }];
 }
 
