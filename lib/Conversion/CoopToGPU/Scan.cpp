@@ -361,11 +361,9 @@ private:
   /// scan the segment totals by shuffles (seeded by `seed`, or by the
   /// prefix the callback returns for the segments' aggregate), and write
   /// each slot's exclusive prefix back (downsweep); after a second barrier
-  /// each thread reads its prefix. raking and raking_memoize lower alike:
-  /// the segment stays in registers between the sweeps below 16 registers
-  /// (nvcc forwards CUB's raking reloads there, so both of CUB's are that
-  /// code) and is read again from 16 on (CUB's raking_memoize keeps it, and
-  /// spills or holds fewer blocks an SM).
+  /// each thread reads its prefix. raking and raking_memoize lower alike
+  /// (`keep` below): CUB's raking_memoize keeps every segment, and from 16
+  /// registers on spills or holds fewer blocks an SM.
   static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
                           const Combiner &combiner, const TileGeometry &tile,
                           Value scratch, Value ltid, Value partial, Value seed,
@@ -380,9 +378,9 @@ private:
     // 0.91 -> 0.96 of CUB, with prefix_op 0.90 -> 0.97. Other scans read
     // the segment again with select steps and leave the forwarding to the
     // compiler: kept, int64 128x4 inclusive sums took 40 registers (32
-    // forwarded; 0.93 against 1.04 of CUB), and float32 sums' fused steps
-    // beside a kept segment 40 (select 32; 256x8 with prefix_op 0.92 ->
-    // 0.97).
+    // forwarded; 0.93 against 1.04 of CUB), and float32 sums with fused
+    // steps beside a kept segment 40 (256x8 with prefix_op, 0.92 of CUB;
+    // with select steps 32, 0.97).
     bool keep = !outgrows && combiner.kind == BinaryOp::sum &&
                 combiner.type.isInteger(32);
     Value slot = ltid;
