@@ -7,10 +7,11 @@
 
 The filters and options are cub_reduce_scan's own ("all" matches anything; f32 and f64 match
 float32 and float64; a filter may list alternatives with commas: `loop
-exclusive_sum.raking,exclusive_sum.raking_memoize int32 128,256`) and go to both sides. The run builds the reference with nvcc -O3
--arch=sm_90 into DIR (skipped while DIR/cub_reduce_scan is newer than the .cu), or takes a
-prebuilt one with --cub (a BINARY.xz is unpacked into DIR: the binary is 15 MB, 2 MB packed),
-checks that its `list` is this script's configurations, runs it, then runs the same
+exclusive_sum.raking,exclusive_sum.raking_memoize int32 128,256`) and go to both sides. The
+run builds the reference with nvcc -O3 -arch=sm_90 into DIR (skipped while DIR/cub_reduce_scan
+is newer than the .cu), or takes a prebuilt one with --cub (a BINARY.xz is unpacked into DIR:
+the binary is 15 MB, 2 MB packed), checks that its `list` is this script's configurations,
+runs it, then runs the same
 configurations as @cuda.jit kernels (with coop's planned scratch: no temp_storage, and none of
 the reuse barriers CUB users write -- coop plans them) and prints one table.
 
@@ -218,7 +219,6 @@ def select(configs, filters) -> list[Config]:
         return f == "all" or f == str(v) or (f, v) in (("f32", "float32"), ("f64", "float64"))
     return [c for c in configs
             if all(any(match(a, v) for a in f.split(",")) for f, v in zip(filters, c.key))]
-
 
 
 def reference_table(source: str) -> list[tuple]:
