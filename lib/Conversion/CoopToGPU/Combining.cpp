@@ -255,13 +255,9 @@ void lowering::storeIf(OpBuilder &b, Location loc, Value condition,
   Value guard = arith::ExtUIOp::create(b, loc, b.getI32Type(), condition);
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p st.shared.b" +
                      std::to_string(bits) + " [$0], $1; }";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{},
-                            ValueRange{address, word, guard}, text,
-                            bits == 64 ? "l,l,r,~{memory}" : "l,r,r,~{memory}",
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
+  inlinePtx(b, loc, Type(), ValueRange{address, word, guard}, text,
+            bits == 64 ? "l,l,r,~{memory}" : "l,r,r,~{memory}",
+            /*isVolatile=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,12 +493,8 @@ static Value fusedSumScanStep(OpBuilder &b, Location loc,
            " $0, r0;";
     constraints = type.isF32() ? "=f,f,r" : "=r,r,r";
   }
-  return LLVM::InlineAsmOp::create(
-             b, loc, type, ValueRange{value, mask}, "{ " + body + " }",
-             constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-             ArrayAttr())
-      .getResult(0);
+  return inlinePtx(b, loc, type, ValueRange{value, mask}, "{ " + body + " }",
+                   constraints, /*isVolatile=*/true);
 }
 
 Value lowering::warpInclusiveScan(OpBuilder &b, Location loc,

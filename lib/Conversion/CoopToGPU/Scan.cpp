@@ -292,12 +292,8 @@ private:
   /// measured slower (float32 512x4 scans 1.15-1.18 -> 0.97-1.00 of CUB, 30
   /// -> 35 registers), so those scans keep the plain warp number.
   static Value opaqueCopy(OpBuilder &b, Location loc, Value value) {
-    return LLVM::InlineAsmOp::create(
-               b, loc, value.getType(), ValueRange{value}, "mov.b32 $0, $1;",
-               "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-               ArrayAttr())
-        .getResult(0);
+    return inlinePtx(b, loc, value.getType(), ValueRange{value},
+                     "mov.b32 $0, $1;", "=r,r", /*isVolatile=*/true);
   }
 
   /// Past four warps, for integer named operators (exact in any
@@ -349,11 +345,8 @@ private:
   /// upsweep's loads of the segment past it, so raking's downsweep reads
   /// the segment again, as the algorithm says.
   static void forbidLoadForwarding(OpBuilder &b, Location loc) {
-    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, "",
-                              "~{memory}", /*has_side_effects=*/true,
-                              /*is_align_stack=*/false,
-                              LLVM::tailcallkind::TailCallKind::None,
-                              LLVM::AsmDialectAttr(), ArrayAttr());
+    inlinePtx(b, loc, Type(), ValueRange{}, "", "~{memory}",
+              /*isVolatile=*/true);
   }
 
   /// BlockScanRaking: every thread places its partial in the raking grid;

@@ -218,6 +218,17 @@ void lowering::writePayload(OpBuilder &b, Location loc, Value payload,
     memref::StoreOp::create(b, loc, item, payload, ValueRange{ix.c(i)});
 }
 
+Value lowering::inlinePtx(OpBuilder &b, Location loc, Type result,
+                          ValueRange operands, const Twine &text,
+                          const Twine &constraints, bool isVolatile) {
+  auto ptx = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange{result} : TypeRange{}, operands, text.str(),
+      constraints.str(), isVolatile, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  return result ? ptx.getResult(0) : Value();
+}
+
 Value lowering::asI32(OpBuilder &b, Location loc, Value v) {
   if (v.getType().isInteger(32))
     return v;
@@ -273,13 +284,8 @@ SmallVector<Value> lowering::loadNonCoherent(OpBuilder &b, Location loc,
       width == 1 ? word
                  : LLVM::LLVMStructType::getLiteral(
                        b.getContext(), SmallVector<Type>(width, word));
-  Value loaded =
-      LLVM::InlineAsmOp::create(b, loc, result, ValueRange{address}, text,
-                                constraints + "l", /*has_side_effects=*/false,
-                                /*is_align_stack=*/false,
-                                LLVM::tailcallkind::TailCallKind::None,
-                                LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
+  Value loaded = inlinePtx(b, loc, result, ValueRange{address}, text,
+                           constraints + "l", /*isVolatile=*/false);
   SmallVector<Value> items;
   for (int64_t i = 0; i < width; ++i) {
     Value item = width == 1 ? loaded
@@ -353,14 +359,8 @@ static Value loadNonCoherentIf(OpBuilder &b, Location loc, Type element,
   if (fallback.getType() != word)
     fallback = arith::BitcastOp::create(b, loc, word, fallback);
   Value loaded =
-      LLVM::InlineAsmOp::create(b, loc, word,
-                                ValueRange{address, guard, fallback}, text,
-                                "=" + value + ",l,r,0",
-                                /*has_side_effects=*/false,
-                                /*is_align_stack=*/false,
-                                LLVM::tailcallkind::TailCallKind::None,
-                                LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
+      inlinePtx(b, loc, word, ValueRange{address, guard, fallback}, text,
+                "=" + value + ",l,r,0", /*isVolatile=*/false);
   return loaded.getType() == element
              ? loaded
              : Value(arith::BitcastOp::create(b, loc, element, loaded));

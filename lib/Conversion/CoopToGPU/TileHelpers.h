@@ -51,6 +51,12 @@ struct Ix {
 /// `v` (an index or an i32) as an i32.
 Value asI32(OpBuilder &b, Location loc, Value v);
 
+/// Inline PTX `text` over `operands` with LLVM `constraints`: its result
+/// (null without `result`). `volatile`: the compiler neither removes nor
+/// moves it across other volatile asm, and treats it as touching memory.
+Value inlinePtx(OpBuilder &b, Location loc, Type result, ValueRange operands,
+                const Twine &text, const Twine &constraints, bool isVolatile);
+
 /// Builders at the ends of an scf.if's branches that notify what `b`
 /// notifies: the conversion must see every op a pattern creates, or rolling
 /// back a failed conversion destroys values that unseen ops still use.
