@@ -98,6 +98,7 @@ def add_lto_option(parser) -> None:
 
 RELOCATABLE = "; coop kernels: cuda.jit(lto=False), linked as relocatable PTX"
 AUTO_SYNC = "; loop kernels' block calls: coop.TempStorage(auto_sync=True)"
+RANGE_LOOP = "; loop kernels: for _ in range(reps)"
 
 
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
@@ -110,7 +111,8 @@ def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) 
           f"{head.group(1) if head else '?'}); runs={args.runs} warmup={args.warmup} "
           f"loop reps={args.reps} grid={args.grid}; coop's launches wait behind a "
           f"{slept:.1f} ms sleep{RELOCATABLE if getattr(args, 'lto', None) is False else ''}"
-          f"{AUTO_SYNC if getattr(args, 'auto_sync', False) else ''}")
+          f"{AUTO_SYNC if getattr(args, 'auto_sync', False) else ''}"
+          f"{RANGE_LOOP if getattr(args, 'range_loop', False) else ''}")
 
 
 def print_summary(summary: dict) -> None:

@@ -38,6 +38,12 @@ The kernels are the reference's (its header documents them), for every mode:
         their high word folded in, (x ^ (x >> 32)) & 255, so that no compiler may compute them
         in 32 bits; x - floor(x / 256) * 256).
         ns/op = (t(reps) - t(0)) * SMs / (grid * reps).
+        The repetition is `rep = np.int32(0); while rep < reps: ...; rep = np.int32(rep + 1)`:
+        as the reference's `#pragma unroll 1` int loop, it compiles to one uniform add, a
+        compare and a branch an iteration, so that ns/op is the collective's and its feedback's.
+        `for _ in range(reps)` (--range-loop) costs more: Numba's range iterator decrements a
+        remaining count with a clamp at zero (three instructions an iteration) and NVVM unrolls
+        it by four; an issue-bound loop of a short collective (a warp sum) pays up to a sixth.
 
 Every row is checked against a NumPy model of the mode (tiles or blocks 0, 97, 194, ... and the
 last, as the reference does; prefix tile rows: those blocks' whole runs of tiles): the ok column
@@ -312,7 +318,7 @@ def _with_storage(call: str) -> str:
     return call[:-1] + ", temp_storage=temp)"
 
 
-def kernel_source(c: Config, auto_sync: bool = False) -> str:
+def kernel_source(c: Config, auto_sync: bool = False, range_loop: bool = False) -> str:
     I = c.ipt
     third = {"loop": ", reps", "tile": ", tiles" if c.family == "prefix" else ""}[c.kernel]
     lines = []
@@ -371,7 +377,10 @@ def kernel_source(c: Config, auto_sync: bool = False) -> str:
     if explicit:
         lines.append("    temp = coop.TempStorage(auto_sync=True)")
     lines.append('    coop.load(group, src, a, offset=base, algorithm="striped")')
-    lines.append("    for _ in range(reps):")
+    if range_loop:
+        lines.append("    for _ in range(reps):")
+    else:
+        lines += ["    rep = np.int32(0)", "    while rep < reps:"]
     if c.family == "reduce":
         lines += [f"        r = {own(_reduce(c, 'a', c.partial))}",
                   f"        if {_leader(c)}:",
@@ -379,6 +388,8 @@ def kernel_source(c: Config, auto_sync: bool = False) -> str:
     else:
         lines += [f"        o = {own(_scan(c, 'a'))}",
                   *_loop_over(_wrap(c, "a[i]", "o[i]"), "        ", I)]
+    if not range_loop:
+        lines.append("        rep = np.int32(rep + 1)")
     lines.append('    coop.store(group, dst, a, offset=base, algorithm="striped")')
     return "\n".join(lines) + "\n"
 
@@ -388,7 +399,8 @@ def lowest(dtype):
     return dtype.type(np.iinfo(dtype).min if dtype.kind in "iu" else np.finfo(dtype).min)
 
 
-def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False):
+def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False,
+                range_loop: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
@@ -396,7 +408,8 @@ def make_kernel(c: Config, lto: bool | None = None, auto_sync: bool = False):
     T = c.numpy_dtype
     namespace = {"cuda": cuda, "coop": coop, "np": np, "T": T, "LOWEST": lowest(T),
                  "Q": T(0.00390625), "K": T(256)}
-    exec(compile(kernel_source(c, auto_sync), f"<{' '.join(map(str, c.key))}>", "exec"),
+    exec(compile(kernel_source(c, auto_sync, range_loop), f"<{' '.join(map(str, c.key))}>",
+                 "exec"),
          namespace)
     function = namespace[kernel_name(c)]
     return coop_jit(cuda, function, lto)
@@ -753,7 +766,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     tile = c.tile
     tiles = n_all // tile
     n = tiles * tile
-    kernel = make_kernel(c, options.lto, options.auto_sync)
+    kernel = make_kernel(c, options.lto, options.auto_sync, options.range_loop)
     if c.kernel == "loop":
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
@@ -808,8 +821,8 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     return c, value, ok, facts
 
 
-def _compile_keys(keys, directory: str, lto: bool | None = None,
-                  auto_sync: bool = False, read_only: bool = False) -> list:
+def _compile_keys(keys, directory: str, lto: bool | None = None, auto_sync: bool = False,
+                  read_only: bool = False, range_loop: bool = False) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -817,8 +830,8 @@ def _compile_keys(keys, directory: str, lto: bool | None = None,
     out = []
     for key in keys:
         c = Config(*key)
-        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync), argtypes(c, read_only),
-                                     (c.block,))
+        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync, range_loop),
+                                     argtypes(c, read_only), (c.block,))
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
@@ -828,7 +841,8 @@ def _compile_keys(keys, directory: str, lto: bool | None = None,
 
 
 def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None,
-                 auto_sync: bool = False, read_only: bool = False) -> list:
+                 auto_sync: bool = False, read_only: bool = False,
+                 range_loop: bool = False) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -841,14 +855,14 @@ def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = Non
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     keys = [c.key for c in configs]
     if jobs <= 1 or len(keys) < 2 * jobs:
-        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync, read_only))
+        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync, read_only, range_loop))
     else:
         import multiprocessing
 
         chunks = [keys[j::jobs] for j in range(jobs)]
         with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet) as pool:
             facts = dict(item for part in pool.starmap(
-                _compile_keys, [(chunk, str(directory), lto, auto_sync, read_only)
+                _compile_keys, [(chunk, str(directory), lto, auto_sync, read_only, range_loop)
                                 for chunk in chunks])
                 for item in part)
     return [(c, None, None, facts[c.key]) for c in configs]
@@ -964,6 +978,9 @@ def main(argv=None) -> int:
     parser.add_argument("--auto-sync", action="store_true",
                         help="loop kernels' block calls take coop.TempStorage(auto_sync=True): "
                              "the reuse barrier right after each call, as the reference's")
+    parser.add_argument("--range-loop", action="store_true",
+                        help="loop kernels repeat with `for _ in range(reps)` (Numba's range "
+                             "iterator, unrolled by NVVM) instead of an int32 while loop")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
@@ -982,7 +999,7 @@ def main(argv=None) -> int:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
         rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync,
-                            args.read_only)
+                            args.read_only, args.range_loop)
         relocatable = " --no-lto" if args.lto is False else ""
         print(f"# numba_reduce_scan --compile-only{relocatable}: {len(rows)} kernels"
               f" compiled for sm_90 (PTX in {args.directory}); CUB barriers: "

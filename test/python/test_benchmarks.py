@@ -519,6 +519,30 @@ def test_numba_reduce_scan_auto_sync_moves_the_loop_barrier():
     assert len(trailing) == 2 and scan < trailing[0] < trailing[1]
 
 
+def test_numba_reduce_scan_loops_repeat_as_the_reference():
+    """Loop kernels repeat with an int32 while loop, which compiles as the reference's
+    `#pragma unroll 1` int loop (one collective an iteration, nothing unrolled); --range-loop
+    gives `for _ in range(reps)`, which NVVM unrolls by four."""
+    pytest.importorskip("numba_cuda_mlir")
+    import numba_compile as nc
+
+    bench = _numba_reduce_scan()
+    c = bench.Config("loop", "warp_sum", "int32", 128, 1, 32)
+    src = bench.kernel_source(c)
+    assert "    rep = np.int32(0)\n    while rep < reps:\n" in src
+    assert src.endswith("        rep = np.int32(rep + 1)\n"
+                        '    coop.store(group, dst, a, offset=base, algorithm="striped")\n')
+    assert "    for _ in range(reps):\n" in bench.kernel_source(c, range_loop=True)
+
+    def reductions(range_loop):
+        cres = nc.compile_for_launch(bench.make_kernel(c, range_loop=range_loop),
+                                     bench.argtypes(c), (c.block,))
+        return cres.metadata["ptx"].count("redux.sync.add.s32")
+
+    assert reductions(False) == 1
+    assert reductions(True) == 5
+
+
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 def test_numba_reduce_scan_compile_only(tmp_path):
     """The script's --compile-only path: every mode at block 256, ipt 4, int32 (block, warps of
@@ -671,7 +695,7 @@ class _FakeCuda:
     def pinned_array(self, n, dtype):
         return np.empty(n, dtype)
 
-    def kernel(self, c, lto=None, auto_sync=False):
+    def kernel(self, c, lto=None, auto_sync=False, range_loop=False):
         bench = self.bench
 
         def launch(grid, block, src, out, third=None):
@@ -704,15 +728,16 @@ class _FakeCuda:
         return type("Sleep", (), {"__getitem__": lambda self, config: lambda *args: None})()
 
 
-@pytest.mark.parametrize("relocatable, auto_sync", [(False, False), (True, True)])
+@pytest.mark.parametrize("relocatable, auto_sync, range_loop",
+                         [(False, False, False), (True, True, True)])
 def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path,
-                                                       relocatable, auto_sync):
+                                                       relocatable, auto_sync, range_loop):
     """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
     family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
     through run_coop's launches, copies back and sampled checks, and the table reads a
     reference output; a wrong tile is a FAIL and the exit code 1. With --no-lto the kernels are
-    built with cuda.jit(lto=False), with --auto-sync from the explicit-storage source, and the
-    header says so."""
+    built with cuda.jit(lto=False), with --auto-sync from the explicit-storage source, with
+    --range-loop repeating in a range loop, and the header says so."""
     numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
     bench = _numba_reduce_scan()
     fake = _FakeCuda(bench)
@@ -735,15 +760,17 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     monkeypatch.setattr(bench, "configurations", lambda: configs)
     built = []
     monkeypatch.setattr(bench, "make_kernel",
-                        lambda c, lto=None, auto_sync=False:
-                        built.append((lto, auto_sync)) or fake.kernel(c, lto))
+                        lambda c, lto=None, auto_sync=False, range_loop=False:
+                        built.append((lto, auto_sync, range_loop)) or fake.kernel(c, lto))
     code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"]
                       + (["--no-lto"] if relocatable else [])
-                      + (["--auto-sync"] if auto_sync else []))
+                      + (["--auto-sync"] if auto_sync else [])
+                      + (["--range-loop"] if range_loop else []))
     table = capsys.readouterr().out
-    assert built == [(False if relocatable else None, auto_sync)] * len(configs)
+    assert built == [(False if relocatable else None, auto_sync, range_loop)] * len(configs)
     assert ("cuda.jit(lto=False)" in table) == relocatable
     assert ("TempStorage(auto_sync=True)" in table) == auto_sync
+    assert ("for _ in range(reps)" in table) == range_loop
     rows = [line.split() for line in table.splitlines() if line.startswith(("tile ", "loop "))]
     assert len(rows) == len(configs) > 40
     failed = {tuple(r[:6]) for r in rows if r[10] == "FAIL/OK"}
