@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("numba_cuda_mlir")
 
 import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.coop came first
 import numba_compile as nc  # noqa: E402
 from numba_cuda_mlir import cuda, types  # noqa: E402
 

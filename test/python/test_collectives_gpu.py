@@ -9,6 +9,7 @@ pytestmark = pytest.mark.gpu
 pytest.importorskip("numba_cuda_mlir")
 
 import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.coop came first
 
 GRID = 3
 # (dtype, block, ipt): every dtype, block shape and ipt appears for every mode.

@@ -11,6 +11,7 @@ pytestmark = pytest.mark.gpu
 pytest.importorskip("numba_cuda_mlir")
 
 import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.coop came first
 
 GRID = 3
 BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
