@@ -34,8 +34,9 @@ def compile_for_launch(kernel, argtypes, block, grid=4, with_ptx=True):
     if with_ptx and not cres.metadata["ptx"]:
         # An LTO kernel (coop's default) has no PTX of its own: the PTX
         # nvJitLink generates from its LTO-IR, which is the code that runs,
-        # stands in for it.
-        cres.metadata["ptx"] = get_lto_ptx(cres)
+        # stands in for it, without the NUL that ends nvJitLink's buffer
+        # (ptxas reading a file of it stops at "Unexpected EOF").
+        cres.metadata["ptx"] = get_lto_ptx(cres).rstrip("\0")
     return cres
 
 

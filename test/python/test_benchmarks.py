@@ -565,6 +565,8 @@ def test_numba_reduce_scan_compile_only(tmp_path):
         assert ("prefix_op=prefix" in source) == (c.family == "prefix"), c.key
     assert f"local memory: none in {len(expected)} kernels" in result.stdout
     assert len(list(tmp_path.glob("coop_*.ptx"))) == len(rows) == len(expected) == 52
+    # Files ptxas and cuobjdump take as they are (docs/development.md's SASS recipe).
+    assert not any("\0" in path.read_text() for path in tmp_path.glob("coop_*.ptx"))
 
 
 def test_numba_reduce_scan_kernels_compile_in_process(tmp_path):
