@@ -766,7 +766,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     tile = c.tile
     tiles = n_all // tile
     n = tiles * tile
-    kernel = make_kernel(c, options.lto, options.auto_sync, options.range_loop)
+    kernel = Build.of(options).kernel(c)
     if c.kernel == "loop":
         grid, reps = options.grid, options.reps
         if grid * tile > n_all:
@@ -821,8 +821,24 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     return c, value, ok, facts
 
 
-def _compile_keys(keys, directory: str, lto: bool | None = None, auto_sync: bool = False,
-                  read_only: bool = False, range_loop: bool = False) -> list:
+@dataclass(frozen=True)
+class Build:
+    """How coop's kernels are built and called: --no-lto (lto False), --auto-sync,
+    --read-only, --range-loop."""
+    lto: bool | None = None
+    auto_sync: bool = False
+    read_only: bool = False
+    range_loop: bool = False
+
+    @classmethod
+    def of(cls, args) -> Build:
+        return cls(args.lto, args.auto_sync, args.read_only, args.range_loop)
+
+    def kernel(self, c: Config):
+        return make_kernel(c, self.lto, self.auto_sync, self.range_loop)
+
+
+def _compile_keys(keys, directory: str, build: Build) -> list:
     """Compiles configurations (keys) to PTX for sm_90 without a GPU; [(key, facts)]."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -830,19 +846,17 @@ def _compile_keys(keys, directory: str, lto: bool | None = None, auto_sync: bool
     out = []
     for key in keys:
         c = Config(*key)
-        cres = nc.compile_for_launch(make_kernel(c, lto, auto_sync, range_loop),
-                                     argtypes(c, read_only), (c.block,))
+        cres = nc.compile_for_launch(build.kernel(c), argtypes(c, build.read_only),
+                                     (c.block,))
         ptx = cres.metadata["ptx"]
         (Path(directory) / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
         facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
-        facts["local"], facts["regs"] = ptxas_usage(ptx, relocatable=lto is False)
+        facts["local"], facts["regs"] = ptxas_usage(ptx, relocatable=build.lto is False)
         out.append((key, facts))
     return out
 
 
-def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = None,
-                 auto_sync: bool = False, read_only: bool = False,
-                 range_loop: bool = False) -> list:
+def compile_only(configs, directory: Path, jobs: int = 1, build: Build = Build()) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU (in `jobs` processes)."""
     import warnings
 
@@ -855,15 +869,14 @@ def compile_only(configs, directory: Path, jobs: int = 1, lto: bool | None = Non
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     keys = [c.key for c in configs]
     if jobs <= 1 or len(keys) < 2 * jobs:
-        facts = dict(_compile_keys(keys, str(directory), lto, auto_sync, read_only, range_loop))
+        facts = dict(_compile_keys(keys, str(directory), build))
     else:
         import multiprocessing
 
         chunks = [keys[j::jobs] for j in range(jobs)]
         with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet) as pool:
             facts = dict(item for part in pool.starmap(
-                _compile_keys, [(chunk, str(directory), lto, auto_sync, read_only, range_loop)
-                                for chunk in chunks])
+                _compile_keys, [(chunk, str(directory), build) for chunk in chunks])
                 for item in part)
     return [(c, None, None, facts[c.key]) for c in configs]
 
@@ -998,8 +1011,7 @@ def main(argv=None) -> int:
         if binary is not None:
             check_list(binary, args.filters)
             cub_bars = cub_facts(binary)
-        rows = compile_only(configs, args.directory, args.jobs, args.lto, args.auto_sync,
-                            args.read_only, args.range_loop)
+        rows = compile_only(configs, args.directory, args.jobs, Build.of(args))
         relocatable = " --no-lto" if args.lto is False else ""
         print(f"# numba_reduce_scan --compile-only{relocatable}: {len(rows)} kernels"
               f" compiled for sm_90 (PTX in {args.directory}); CUB barriers: "

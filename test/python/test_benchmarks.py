@@ -115,8 +115,8 @@ def test_guarded_read_only_sum_takes_the_registers_of_a_writable_one(tmp_path):
     configs = [bench.Config("tile", f"sum_partial.{algorithm}", "int32", 256, 4, 0)
                for algorithm in ("warp_reductions", "raking")]
     writable = {c.key: f["regs"] for c, _, _, f in bench.compile_only(configs, tmp_path)}
-    read_only = {c.key: f["regs"] for c, _, _, f in bench.compile_only(configs, tmp_path,
-                                                                          read_only=True)}
+    read_only = {c.key: f["regs"] for c, _, _, f in bench.compile_only(
+        configs, tmp_path, build=bench.Build(read_only=True))}
     for c in configs:
         assert read_only[c.key] <= writable[c.key], (c.key, read_only[c.key], writable[c.key])
         ptx = (tmp_path / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).read_text()
