@@ -18,6 +18,10 @@ The kernels are the reference's, for every mode:
   loop: --grid blocks load one tile, then --reps times {forward; += threadIdx.x;
         inverse}, then store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps * ops),
         ops per iteration 2 (2*ipt for the scalar shuffles offset/rotate).
+        The repetition is `rep = np.int32(0); while rep < reps: ...; rep = np.int32(rep + 1)`,
+        which compiles to the reference's `#pragma unroll 1` int loop (one uniform add, a
+        compare and a branch an iteration); `for _ in range(reps)` (--range-loop) is Numba's
+        range iterator (a clamped remaining count, unrolled by four by NVVM).
   Scatter ranks reverse the tile, times a kernel argument `step` (1) on both sides,
   so that no compiler proves a thread's ranks consecutive (as for ranks from data).
 
@@ -185,7 +189,7 @@ def _step(c: Config) -> tuple[list[str], list[str]]:
           for i in range(I))]
 
 
-def kernel_source(c: Config) -> str:
+def kernel_source(c: Config, range_loop: bool = False) -> str:
     group = ("coop.this_block()" if c.width == 0 else "coop.this_warp()" if c.width == 32
              else f"coop.this_warp().group_by({c.width})")
     prologue, step = _step(c)
@@ -200,20 +204,25 @@ def kernel_source(c: Config) -> str:
         lines += [f"    {s}" for s in step]
         lines.append('    coop.store(group, dst, c, offset=base, algorithm="striped")')
     else:
-        lines.append("    for _ in range(reps):")
+        if range_loop:
+            lines.append("    for _ in range(reps):")
+        else:
+            lines += ["    rep = np.int32(0)", "    while rep < reps:"]
         lines += [f"        {s}" for s in step]
         lines += [f"        for i in range({c.ipt}):", "            a[i] = c[i]"]
+        if not range_loop:
+            lines.append("        rep = np.int32(rep + 1)")
         lines.append('    coop.store(group, dst, a, offset=base, algorithm="striped")')
     return "\n".join(lines) + "\n"
 
 
-def make_kernel(c: Config, lto: bool | None = None):
+def make_kernel(c: Config, lto: bool | None = None, range_loop: bool = False):
     from numba_cuda_mlir import cuda
 
     import cuda.coop.numba_mlir as coop
 
     namespace = {"cuda": cuda, "coop": coop, "np": np}
-    exec(compile(kernel_source(c), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
+    exec(compile(kernel_source(c, range_loop), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
     function = namespace[f"{c.kernel}_{c.mode}"]
     return coop_jit(cuda, function, lto)
 
@@ -449,7 +458,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
                                 cuda.to_device(np.zeros(n, c.numpy_dtype)))
         host, src, out, zeros = buffers[c.dtype]
         tile = c.block * c.ipt
-        kernel = make_kernel(c, options.lto)
+        kernel = make_kernel(c, options.lto, options.range_loop)
         if c.kernel == "tile":
             grid, reps = host.size // tile, 1
             args = (src, out, np.int32(1))
@@ -481,7 +490,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
     return rows, memcpy, sms, slept
 
 
-def compile_only(configs, directory: Path) -> list:
+def compile_only(configs, directory: Path, range_loop: bool = False) -> list:
     """Every configuration compiled to PTX for sm_90 without a GPU."""
     sys.path.insert(0, str(HERE.parent / "test" / "python"))
     import numba_compile as nc  # pretends to be sm_90
@@ -491,7 +500,7 @@ def compile_only(configs, directory: Path) -> list:
     nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
     rows = []
     for c in configs:
-        kernel = make_kernel(c)
+        kernel = make_kernel(c, range_loop=range_loop)
         cres = nc.compile_for_launch(kernel, argtypes(c), (c.block,))
         ptx = cres.metadata["ptx"]
         (directory / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
@@ -573,6 +582,9 @@ def main(argv=None) -> int:
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
     add_lto_option(parser)
+    parser.add_argument("--range-loop", action="store_true",
+                        help="loop kernels repeat with `for _ in range(reps)` (Numba's range "
+                             "iterator, unrolled by NVVM) instead of an int32 while loop")
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
@@ -582,7 +594,7 @@ def main(argv=None) -> int:
     args.directory.mkdir(parents=True, exist_ok=True)
 
     if args.compile_only:
-        rows = compile_only(configs, args.directory)
+        rows = compile_only(configs, args.directory, args.range_loop)
         print(f"# numba_exchange --compile-only: {len(rows)} kernels compiled for sm_90 "
               f"(PTX in {args.directory})")
         summary = print_table(rows, {}, {})

@@ -226,6 +226,30 @@ def test_numba_exchange_kernels_compile_in_process(tmp_path):
             assert facts["ptx_bar"] == facts["mlir_bar"], c
 
 
+def test_numba_exchange_loops_repeat_as_the_reference():
+    """Loop kernels repeat with an int32 while loop, as numba_reduce_scan's: one exchange pair
+    an iteration in the compiled loop, as the reference's `#pragma unroll 1` loop; --range-loop
+    gives `for _ in range(reps)`, which NVVM unrolls by four (and a remainder)."""
+    pytest.importorskip("numba_cuda_mlir")
+    import numba_compile as nc
+
+    bench = _numba_exchange()
+    c = bench.Config("loop", "striped", "int32", 128, 4, 0)
+    src = bench.kernel_source(c)
+    assert "    rep = np.int32(0)\n    while rep < reps:\n" in src
+    assert src.endswith("        rep = np.int32(rep + 1)\n"
+                        '    coop.store(group, dst, a, offset=base, algorithm="striped")\n')
+    assert "    for _ in range(reps):\n" in bench.kernel_source(c, range_loop=True)
+
+    def barriers(range_loop):
+        cres = nc.compile_for_launch(bench.make_kernel(c, range_loop=range_loop),
+                                     bench.argtypes(c), (c.block,))
+        return len(bench.BAR.findall(cres.metadata["ptx"]))
+
+    assert barriers(False) == 2
+    assert barriers(True) == 10
+
+
 def test_numba_exchange_reads_the_reference_output():
     """cub_exchange's lines (its printf formats) and demangled kernel names are read for every
     configuration, and the table's speed ratio is coop/CUB for GB/s, CUB/coop for ns/op."""
