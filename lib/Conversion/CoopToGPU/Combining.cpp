@@ -144,10 +144,15 @@ static Value shuffle32(OpBuilder &b, Location loc, NVVM::ShflKind kind,
       .getResult();
 }
 
-WarpLane lowering::warpAndLane(OpBuilder &b, Location loc, Value ltid) {
+WarpLane lowering::warpAndLane(OpBuilder &b, Location loc, Value ltid,
+                               bool fromLaneId) {
   Ix ix{b, loc};
   Value rank = asI32(b, loc, ltid);
-  return {ix.div(rank, kWarpThreads), ix.rem(rank, kWarpThreads)};
+  Value warp = ix.div(rank, kWarpThreads);
+  Value lane =
+      fromLaneId ? Value(NVVM::LaneIdOp::create(b, loc, b.getI32Type()))
+                 : ix.rem(rank, kWarpThreads);
+  return {warp, lane};
 }
 
 Value lowering::shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind,

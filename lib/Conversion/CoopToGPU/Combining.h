@@ -61,12 +61,14 @@ struct MaybeValue {
 
 /// CUB's warp_id and lane_id of the thread of block rank `ltid`, in 32 bits
 /// as CUB's unsigned ints: a warp's compares and selects are then one
-/// instruction each, not a 64-bit pair.
+/// instruction each, not a 64-bit pair. `fromLaneId`: the lane read from
+/// %laneid (CUB's LaneId()) instead of computed from the rank.
 struct WarpLane {
   Value warp;
   Value lane;
 };
-WarpLane warpAndLane(OpBuilder &b, Location loc, Value ltid);
+WarpLane warpAndLane(OpBuilder &b, Location loc, Value ltid,
+                     bool fromLaneId = false);
 
 /// One shuffle of `value` (any item type, moved as 32-bit pieces).
 /// `offset` is the lane offset (bfly, up) or source lane (idx), an index or

@@ -179,7 +179,14 @@ private:
                              const PrefixCallback &callback, bool direct) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
-    auto [warp, lane] = warpAndLane(b, loc, ltid);
+    // The lane from %laneid, as CUB's LaneId(): ptxas then recomputes each
+    // lane test from it, where from the rank's remainder it keeps them as
+    // predicates saved to and restored from registers (float32
+    // exclusive_max at 256x4: 30 -> 25 registers, 0.87 -> 0.95 of CUB's
+    // loop). Not at 1024 threads: there %laneid is one register more beside
+    // the rank, and past 32 registers a 1024-thread block has an SM alone
+    // (float32 exclusive_sum 1024x1: 32 -> 33, 1.20 -> 1.00 of CUB).
+    auto [warp, lane] = warpAndLane(b, loc, ltid, tile.blockSize < 1024);
     Value mask = activeLanes(b, loc, warp, tile.blockSize);
     int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
     Value inclusive = warpInclusiveScan(b, loc, combiner, partial, lane,

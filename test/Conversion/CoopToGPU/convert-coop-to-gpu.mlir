@@ -970,6 +970,40 @@ gpu.module @block_scan_prefix {
 
 // -----
 
+// A block scan by warp_scans takes the lane from %laneid, as CUB's LaneId()
+// (ptxas recomputes the lane tests from it instead of keeping them as
+// predicates), below 1024 threads; at 1024 from the rank, which is live
+// anyway (one register more costs such a block half the SM).
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_lane_128
+// CHECK: %[[RANK:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK-NOT: arith.remui
+// CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// CHECK-NOT: arith.remui
+// CHECK: arith.cmpi uge, %[[LANE]], %c1_i32
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_lane_1024
+// CHECK-NOT: nvvm.read.ptx.sreg.laneid
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
+// CHECK-NOT: nvvm.read.ptx.sreg.laneid
+// CHECK: arith.cmpi uge, %[[LANE]], %c1_i32
+// CHECK-NOT: nvvm.read.ptx.sreg.laneid
+// CHECK: gpu.return
+gpu.module @block_scan_warp_scans_lane {
+  gpu.func @block_scan_warp_scans_lane_128(%in: memref<1xf32>, %out: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = max algorithm = warp_scans : !coop.group<block>, memref<1xf32>, memref<1xf32>
+    gpu.return
+  }
+  gpu.func @block_scan_warp_scans_lane_1024(%in: memref<1xf32>, %out: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = max algorithm = warp_scans : !coop.group<block>, memref<1xf32>, memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // With warp_scans, thread 0 calls the callback with the block's aggregate
 // and publishes the prefix in the slot after the warp aggregates (CUB's
 // block_prefix); a second barrier makes it visible to every warp. Thread 0's
