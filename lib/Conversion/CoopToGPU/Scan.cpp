@@ -26,7 +26,10 @@ using namespace mlir::coop::lowering;
 namespace {
 
 /// The group-wide exclusive prefix of a thread's partial and the group's
-/// aggregate (the initial value is not in them yet). Warp scans also give
+/// aggregate (the initial value is not in them yet; the aggregate only where
+/// it is asked for: a shuffle's result nobody reads is still a shuffle in
+/// the PTX, and its divergence check and warp sync stay in the SASS when
+/// ptxas drops the shuffle). Warp scans also give
 /// the inclusive scan of the partials (with a callback's prefix), which a
 /// thread of one item takes as its result, as CUB's InclusiveScan does: no
 /// exclusive shuffle, and CUB's additions for floats.
@@ -61,10 +64,10 @@ struct PrefixCallback {
 
 /// WarpScanShfl over groups of `width` lanes: the inclusive scan, the lane
 /// before's value as the exclusive prefix (unless `direct`: the inclusive
-/// scan is the result), the last lane's as the aggregate.
+/// scan is the result), the last lane's as the aggregate (if `aggregate`).
 GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
                    Value partial, Value laneInGroup, Value lane, int64_t width,
-                   int64_t lanes, Value mask,
+                   int64_t lanes, Value mask, bool aggregate,
                    ScanSteps steps = ScanSteps::fused, bool direct = false) {
   Ix ix{b, loc};
   Value inclusive = warpInclusiveScan(b, loc, combiner, partial, laneInGroup,
@@ -72,15 +75,18 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
   Value before = direct ? Value()
                         : warpExclusiveFromInclusive(b, loc, combiner,
                                                      inclusive, partial, mask);
-  Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
-                      lanes - 1);
-  Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
+  Value total;
+  if (aggregate) {
+    Value last = ix.add(arith::SubIOp::create(b, loc, lane, laneInGroup),
+                        lanes - 1);
+    total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
+  }
   if (direct)
-    return {{}, aggregate, inclusive};
+    return {{}, total, inclusive};
   return {{before, exclusiveIsIdentityInFirstLane(combiner)
                        ? Value()
                        : ix.ge(laneInGroup, 1)},
-          aggregate, inclusive};
+          total, inclusive};
 }
 
 struct ScanLowering : OpConversionPattern<ScanOp> {
@@ -127,8 +133,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       Value rank = ix.rem(ltid, tile->groupSize);
       scan = warpScan(rewriter, loc, combiner, partial, rank, lane,
                       tile->groupSize, tile->groupSize,
-                      i32Constant(rewriter, loc, -1), ScanSteps::fused,
-                      direct);
+                      i32Constant(rewriter, loc, -1), op.getAggregate(),
+                      ScanSteps::fused, direct);
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
       FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
@@ -136,7 +142,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         return failure();
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
-                         partial, callback, direct);
+                         partial, callback, direct, op.getAggregate());
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
                       partial, seed, initial, callback);
@@ -176,7 +182,8 @@ private:
   static GroupScan warpScans(OpBuilder &b, Location loc,
                              const Combiner &combiner, const TileGeometry &tile,
                              Value scratch, Value ltid, Value partial,
-                             const PrefixCallback &callback, bool direct) {
+                             const PrefixCallback &callback, bool direct,
+                             bool aggregate) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     // The lane from %laneid, as CUB's LaneId(): ptxas then recomputes each
@@ -199,20 +206,22 @@ private:
     bool exact = exclusiveIsIdentityInFirstLane(combiner);
     Value laneHas = exact || direct ? Value() : ix.ge(lane, 1);
     if (warps == 1) {
-      Value aggregate = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
-                                ix.c(lastWarpThreads - 1), mask);
+      Value total;
+      if (aggregate || callback)
+        total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
+                        ix.c(lastWarpThreads - 1), mask);
       MaybeValue prefix{before, laneHas};
       if (callback) {
         Value blockPrefix = shuffle(b, loc, NVVM::ShflKind::idx,
                                     callback.call(b, loc, ix.eq(lane, 0),
-                                                  aggregate),
+                                                  total),
                                     ix.c(0), mask);
         if (direct)
           inclusive = combiner.combine(b, loc, blockPrefix, inclusive);
         else
           prefix = prefix.seeded(b, loc, combiner, blockPrefix);
       }
-      return {prefix, aggregate, inclusive};
+      return {prefix, total, inclusive};
     }
     Value lastLane =
         lastWarpThreads == kWarpThreads
@@ -228,7 +237,7 @@ private:
         warps > 4 && lastWarpThreads == kWarpThreads && combiner.kind &&
                 isa<IntegerType>(combiner.type)
             ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp, lane,
-                                       warps)
+                                       warps, aggregate || callback)
             : combineWarpAggregates(b, loc, combiner, scratch, warp, warps,
                                     /*opaqueWarp=*/bool(callback));
     Value warpHas = ix.ge(warp, 1);
@@ -305,14 +314,14 @@ private:
 
   /// Past four warps, for integer named operators (exact in any
   /// association), each warp scans the aggregates as a warp scan of
-  /// `warps` lanes, lane w reading warp w's, and takes its prefix and the
-  /// total by shuffles: one shared load instead of one a warp, and no
+  /// `warps` lanes, lane w reading warp w's, and takes its prefix and (if
+  /// `withTotal`) the total by shuffles: one shared load instead of one a warp, and no
   /// select a warp (CUB's thread folds and selects every aggregate: at 8
   /// warps of 64-bit items 14 selects whose predicates ptxas keeps live in
   /// registers across a loop). Floats keep CUB's order of additions.
   static std::pair<Value, Value> scanWarpAggregatesByWarp(
       OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
-      Value warp, Value lane, int64_t warps) {
+      Value warp, Value lane, int64_t warps, bool withTotal) {
     Ix ix{b, loc};
     int64_t width = llvm::PowerOf2Ceil(warps);
     Value counted = laneWarpAggregate(b, loc, combiner, scratch, lane, warps,
@@ -321,7 +330,9 @@ private:
     Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
                                         ix.rem(lane, width), width, full);
     Value total =
-        shuffle(b, loc, NVVM::ShflKind::idx, inclusive, ix.c(warps - 1), full);
+        withTotal ? shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
+                            ix.c(warps - 1), full)
+                  : Value();
     // Warp 0 reads lane 0's (its prefix is unused).
     Value before = arith::SelectOp::create(
         b, loc, ix.ge(warp, 1), arith::SubIOp::create(b, loc, warp, ix.c(warp, 1)),
@@ -423,8 +434,10 @@ private:
                                    ? -1
                                    : (1ll << grid.rakingThreads) - 1);
       ScanSteps steps = keep ? ScanSteps::fused : ScanSteps::select;
-      GroupScan segments = warpScan(at, loc, combiner, total, ltid, ltid,
-                                    width, grid.rakingThreads, mask, steps);
+      GroupScan segments =
+          warpScan(at, loc, combiner, total, ltid, ltid, width,
+                   grid.rakingThreads, mask,
+                   /*aggregate=*/callback || op.getAggregate(), steps);
       Value rakeSeed = seed;
       if (callback)
         rakeSeed = shuffle(at, loc, NVVM::ShflKind::idx,

@@ -970,6 +970,64 @@ gpu.module @block_scan_prefix {
 
 // -----
 
+// A scan shuffles its aggregate from the group's last lane only where it is
+// asked for (or a prefix callback takes it): an unread shuffle stays in the
+// PTX, and where ptxas drops it its divergence check and warp sync stay.
+// Past four warps an integer block scan by warp_scans shuffles each warp's
+// prefix from the scanned aggregates, and the total only when asked for.
+// CHECK-LABEL: gpu.func @warp_scan_no_aggregate
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK-LABEL: gpu.func @warp_scan_aggregate
+// CHECK: nvvm.shfl.sync  idx %c-1_i32, %{{.*}}, %{{.*}}, %c31_i32
+// CHECK-LABEL: gpu.func @block_scan_raking_no_aggregate
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK-LABEL: gpu.func @block_scan_one_warp_no_aggregate
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK-LABEL: gpu.func @block_scan_by_warp_no_aggregate
+// CHECK: nvvm.shfl.sync  idx
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK: gpu.return
+gpu.module @scan_aggregate_shuffles {
+  gpu.func @warp_scan_no_aggregate(%x: i32, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %s = coop.scan %w, %x mode = exclusive op = sum : !coop.group<warp>, i32 -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %s, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+  gpu.func @warp_scan_aggregate(%x: i32, %dst: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %s:2 = coop.scan %w, %x mode = exclusive op = sum aggregate : !coop.group<warp>, i32 -> i32, i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    memref.store %s#0, %dst[%c0] : memref<2xi32>
+    memref.store %s#1, %dst[%c1] : memref<2xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_raking_no_aggregate(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_one_warp_no_aggregate(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_by_warp_no_aggregate(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A block scan by warp_scans takes the lane from %laneid, as CUB's LaneId()
 // (ptxas recomputes the lane tests from it instead of keeping them as
 // predicates), below 1024 threads; at 1024 from the rank, which is live
