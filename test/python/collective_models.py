@@ -127,7 +127,7 @@ def shuffle_kernel(mode: str, ipt: int, with_fill: bool):
     return kernel
 
 
-def _combining_group(width):
+def combining_group(width):
     """The group of a combining kernel: the block (None), a logical warp of
     `width` lanes, or the thread itself (0)."""
     from numba_cuda_mlir import cuda
@@ -166,7 +166,7 @@ def reduce_kernel(ipt: int, width, binary_op, algorithm, broadcast: bool, scalar
 
     from cuda import coop
 
-    group, linear_tid = _combining_group(width), _linear_tid()
+    group, linear_tid = combining_group(width), _linear_tid()
 
     if scalar and with_valid:
         @cuda.jit
@@ -214,7 +214,7 @@ def scan_kernel(ipt: int, width, mode: str, scan_op, algorithm, scalar: bool,
 
     from cuda import coop
 
-    group, linear_tid = _combining_group(width), _linear_tid()
+    group, linear_tid = combining_group(width), _linear_tid()
 
     if scalar and with_initial:
         @cuda.jit

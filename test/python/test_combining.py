@@ -154,6 +154,51 @@ def test_raking_reads_a_segment_of_16_registers_again(dtype, algorithm):
         assert _shared_loads(_ptx(kernel, argtypes, block=(small,))) < 2 * (small // 32)
 
 
+def _unread_shuffles(ptx):
+    """Shuffles whose result no later line of the kernel reads."""
+    lines = _kernel_body(ptx).split("\n")
+    return [line.strip() for i, line in enumerate(lines)
+            if (m := re.search(r"\bshfl\.sync\.\w+\.b32\s+(%\w+)", line))
+            and not re.search(re.escape(m.group(1)) + r"\b", "\n".join(lines[i + 1:]))]
+
+
+@pytest.mark.parametrize("width, algorithm, block", [
+    (32, None, 128), (8, None, 128), (None, "raking", 256), (None, "raking_memoize", 64),
+    (None, "warp_scans", 32), (None, "warp_scans", 1024)])
+def test_a_scan_shuffles_no_aggregate_it_is_not_asked_for(width, algorithm, block):
+    """Without block_aggregate no shuffle moves the group's last lane: an unread shfl.sync
+    stays in NVVM's PTX, and where ptxas drops it its divergence check and warp sync stay
+    (the int64 raking scan's loop: three BRA.DIV where CUB's has one). With it, the raking
+    and logical-warp scans take exactly one more shuffle (idx, from the last lane)."""
+    group = cm.combining_group(width)
+
+    @cuda.jit
+    def plain(src, dst):
+        items = coop.ThreadData(2)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(coop.this_block(), src, items, offset=base)
+        out = coop.scan(group(), items, mode="exclusive", scan_op="sum", algorithm=algorithm)
+        coop.store(coop.this_block(), dst, out, offset=base)
+
+    @cuda.jit
+    def with_aggregate(src, dst):
+        items = coop.ThreadData(2)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(coop.this_block(), src, items, offset=base)
+        out, total = coop.scan(group(), items, mode="exclusive", scan_op="sum",
+                               block_aggregate=True, algorithm=algorithm)
+        out[0] += total
+        coop.store(coop.this_block(), dst, out, offset=base)
+
+    ptx = _ptx(plain, (I32, I32), block=(block,))
+    _no_local_memory(ptx)
+    assert _unread_shuffles(ptx) == []
+    aggregate = _ptx(with_aggregate, (I32, I32), block=(block,))
+    assert _unread_shuffles(aggregate) == []
+    if algorithm != "warp_scans":
+        assert _shuffles(aggregate) == _shuffles(ptx) + 1
+
+
 @pytest.mark.parametrize("width", (2, 16, 32))
 def test_warp_scan_is_shuffles_only(width):
     kernel = cm.scan_kernel(2, width, "inclusive", "min", None, False, True)

@@ -26,13 +26,13 @@ using namespace mlir::coop::lowering;
 namespace {
 
 /// The group-wide exclusive prefix of a thread's partial and the group's
-/// aggregate (the initial value is not in them yet; the aggregate only where
+/// aggregate (the initial value is not in them yet). The aggregate only where
 /// it is asked for: a shuffle's result nobody reads is still a shuffle in
-/// the PTX, and its divergence check and warp sync stay in the SASS when
-/// ptxas drops the shuffle). Warp scans also give
-/// the inclusive scan of the partials (with a callback's prefix), which a
-/// thread of one item takes as its result, as CUB's InclusiveScan does: no
-/// exclusive shuffle, and CUB's additions for floats.
+/// the PTX, and where ptxas drops it its divergence check and warp sync stay
+/// in the SASS. Warp scans also give the inclusive scan of the partials (with
+/// a callback's prefix), which a thread of one item takes as its result, as
+/// CUB's InclusiveScan does: no exclusive shuffle, and CUB's additions for
+/// floats.
 struct GroupScan {
   MaybeValue prefix;
   Value aggregate;
