@@ -226,30 +226,6 @@ def test_numba_exchange_kernels_compile_in_process(tmp_path):
             assert facts["ptx_bar"] == facts["mlir_bar"], c
 
 
-def test_numba_exchange_loops_repeat_as_the_reference():
-    """Loop kernels repeat with an int32 while loop, as numba_reduce_scan's: one exchange pair
-    an iteration in the compiled loop, as the reference's `#pragma unroll 1` loop; --range-loop
-    gives `for _ in range(reps)`, which NVVM unrolls by four (and a remainder)."""
-    pytest.importorskip("numba_cuda_mlir")
-    import numba_compile as nc
-
-    bench = _numba_exchange()
-    c = bench.Config("loop", "striped", "int32", 128, 4, 0)
-    src = bench.kernel_source(c)
-    assert "    rep = np.int32(0)\n    while rep < reps:\n" in src
-    assert src.endswith("        rep = np.int32(rep + 1)\n"
-                        '    coop.store(group, dst, a, offset=base, algorithm="striped")\n')
-    assert "    for _ in range(reps):\n" in bench.kernel_source(c, range_loop=True)
-
-    def barriers(range_loop):
-        cres = nc.compile_for_launch(bench.make_kernel(c, range_loop=range_loop),
-                                     bench.argtypes(c), (c.block,))
-        return len(bench.BAR.findall(cres.metadata["ptx"]))
-
-    assert barriers(False) == 2
-    assert barriers(True) == 10
-
-
 def test_numba_exchange_reads_the_reference_output():
     """cub_exchange's lines (its printf formats) and demangled kernel names are read for every
     configuration, and the table's speed ratio is coop/CUB for GB/s, CUB/coop for ns/op."""
@@ -543,28 +519,34 @@ def test_numba_reduce_scan_auto_sync_moves_the_loop_barrier():
     assert len(trailing) == 2 and scan < trailing[0] < trailing[1]
 
 
-def test_numba_reduce_scan_loops_repeat_as_the_reference():
-    """Loop kernels repeat with an int32 while loop, which compiles as the reference's
-    `#pragma unroll 1` int loop (one collective an iteration, nothing unrolled); --range-loop
-    gives `for _ in range(reps)`, which NVVM unrolls by four."""
+@pytest.mark.parametrize("script, key, collective, once, unrolled", [
+    ("numba_reduce_scan", ("loop", "warp_sum", "int32", 128, 1, 32),
+     r"redux\.sync\.add\.s32", 1, 5),
+    ("numba_exchange", ("loop", "striped", "int32", 128, 4, 0),
+     r"\b(?:bar|barrier)\.sync\b", 2, 10)])
+def test_loops_repeat_as_the_reference(script, key, collective, once, unrolled):
+    """Both scripts' loop kernels repeat with an int32 while loop, which compiles as the
+    reference's `#pragma unroll 1` int loop (one collective, or one exchange pair, an
+    iteration, nothing unrolled); --range-loop gives `for _ in range(reps)`, which NVVM
+    unrolls by four (and a remainder)."""
     pytest.importorskip("numba_cuda_mlir")
     import numba_compile as nc
 
-    bench = _numba_reduce_scan()
-    c = bench.Config("loop", "warp_sum", "int32", 128, 1, 32)
+    bench = {"numba_reduce_scan": _numba_reduce_scan, "numba_exchange": _numba_exchange}[script]()
+    c = bench.Config(*key)
     src = bench.kernel_source(c)
     assert "    rep = np.int32(0)\n    while rep < reps:\n" in src
     assert src.endswith("        rep = np.int32(rep + 1)\n"
                         '    coop.store(group, dst, a, offset=base, algorithm="striped")\n')
     assert "    for _ in range(reps):\n" in bench.kernel_source(c, range_loop=True)
 
-    def reductions(range_loop):
+    def count(range_loop):
         cres = nc.compile_for_launch(bench.make_kernel(c, range_loop=range_loop),
                                      bench.argtypes(c), (c.block,))
-        return cres.metadata["ptx"].count("redux.sync.add.s32")
+        return len(re.findall(collective, cres.metadata["ptx"]))
 
-    assert reductions(False) == 1
-    assert reductions(True) == 5
+    assert count(False) == once
+    assert count(True) == unrolled
 
 
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
