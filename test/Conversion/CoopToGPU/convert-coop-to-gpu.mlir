@@ -1033,7 +1033,7 @@ gpu.module @scan_aggregate_shuffles {
 // predicates), below 1024 threads; at 1024 from the rank, which is live
 // anyway (one register more costs such a block half the SM).
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_lane_128
-// CHECK: %[[RANK:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK: arith.index_castui %thread_id_x : index to i32
 // CHECK-NOT: arith.remui
 // CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NOT: arith.remui
