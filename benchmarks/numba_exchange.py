@@ -222,7 +222,8 @@ def make_kernel(c: Config, lto: bool | None = None, range_loop: bool = False):
     import cuda.coop.numba_mlir as coop
 
     namespace = {"cuda": cuda, "coop": coop, "np": np}
-    exec(compile(kernel_source(c, range_loop), f"<{' '.join(map(str, c.key))}>", "exec"), namespace)
+    exec(compile(kernel_source(c, range_loop), f"<{' '.join(map(str, c.key))}>", "exec"),
+         namespace)
     function = namespace[f"{c.kernel}_{c.mode}"]
     return coop_jit(cuda, function, lto)
 
