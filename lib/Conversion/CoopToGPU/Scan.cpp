@@ -118,6 +118,8 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     Value initial = adaptor.getInitialValue();
     PrefixCallback callback{op.getPrefixCallbackAttr(),
                             adaptor.getPrefixState(), op.getItemType()};
+    // The group's aggregate: for the op's result or the callback's argument.
+    bool withAggregate = op.getAggregate() || callback;
     bool byWarps = tile->warpLike ||
                    op.getBlockAlgorithm() == ScanAlgorithm::warp_scans;
     Value seed = initial;
@@ -133,7 +135,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       Value rank = ix.rem(ltid, tile->groupSize);
       scan = warpScan(rewriter, loc, combiner, partial, rank, lane,
                       tile->groupSize, tile->groupSize,
-                      i32Constant(rewriter, loc, -1), op.getAggregate(),
+                      i32Constant(rewriter, loc, -1), withAggregate,
                       ScanSteps::fused, direct);
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
@@ -142,10 +144,10 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         return failure();
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
-                         partial, callback, direct, op.getAggregate());
+                         partial, callback, direct, withAggregate);
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
-                      partial, seed, initial, callback);
+                      partial, seed, initial, callback, withAggregate);
     }
     MaybeValue prefix = scan.prefix;
     Value aggregate = scan.aggregate;
@@ -207,7 +209,7 @@ private:
     Value laneHas = exact || direct ? Value() : ix.ge(lane, 1);
     if (warps == 1) {
       Value total;
-      if (aggregate || callback)
+      if (aggregate)
         total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
                         ix.c(lastWarpThreads - 1), mask);
       MaybeValue prefix{before, laneHas};
@@ -237,7 +239,7 @@ private:
         warps > 4 && lastWarpThreads == kWarpThreads && combiner.kind &&
                 isa<IntegerType>(combiner.type)
             ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp, lane,
-                                       warps, aggregate || callback)
+                                       warps, aggregate)
             : combineWarpAggregates(b, loc, combiner, scratch, warp, warps,
                                     /*opaqueWarp=*/bool(callback));
     Value warpHas = ix.ge(warp, 1);
@@ -378,7 +380,8 @@ private:
   static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
                           const Combiner &combiner, const TileGeometry &tile,
                           Value scratch, Value ltid, Value partial, Value seed,
-                          Value initial, const PrefixCallback &callback) {
+                          Value initial, const PrefixCallback &callback,
+                          bool withAggregate) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
@@ -436,8 +439,7 @@ private:
       ScanSteps steps = keep ? ScanSteps::fused : ScanSteps::select;
       GroupScan segments =
           warpScan(at, loc, combiner, total, ltid, ltid, width,
-                   grid.rakingThreads, mask,
-                   /*aggregate=*/callback || op.getAggregate(), steps);
+                   grid.rakingThreads, mask, withAggregate, steps);
       Value rakeSeed = seed;
       if (callback)
         rakeSeed = shuffle(at, loc, NVVM::ShflKind::idx,
