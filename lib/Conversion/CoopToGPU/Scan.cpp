@@ -180,7 +180,8 @@ private:
   /// reaches the other warps through one more slot and barrier (CUB's
   /// block_prefix); a single warp shuffles it. `direct`: only the
   /// inclusive scan (CUB's InclusiveScan of one item: the warp prefix
-  /// combined with the warp's inclusive scan).
+  /// combined with the warp's inclusive scan). `aggregate`: the block's
+  /// aggregate is wanted (else none is given).
   static GroupScan warpScans(OpBuilder &b, Location loc,
                              const Combiner &combiner, const TileGeometry &tile,
                              Value scratch, Value ltid, Value partial,
