@@ -96,6 +96,23 @@ def add_lto_option(parser) -> None:
                              "relocatable code")
 
 
+def add_range_loop_option(parser) -> None:
+    """--range-loop: `args.range_loop`, loop kernels repeating as `for _ in range(reps)`."""
+    parser.add_argument("--range-loop", action="store_true",
+                        help="loop kernels repeat with `for _ in range(reps)` (Numba's range "
+                             "iterator, unrolled by NVVM) instead of an int32 while loop")
+
+
+def repeat_lines(range_loop: bool) -> tuple[list[str], list[str]]:
+    """A loop kernel's repetition: (lines before its body, lines ending its body), at one
+    indent. The int32 while loop compiles as the references' `#pragma unroll 1` int loop
+    (one uniform add, a compare and a branch an iteration); Numba's range iterator
+    decrements a clamped remaining count and NVVM unrolls it by four."""
+    if range_loop:
+        return ["    for _ in range(reps):"], []
+    return ["    rep = np.int32(0)", "    while rep < reps:"], ["        rep = np.int32(rep + 1)"]
+
+
 RELOCATABLE = "; coop kernels: cuda.jit(lto=False), linked as relocatable PTX"
 AUTO_SYNC = "; loop kernels' block calls: coop.TempStorage(auto_sync=True)"
 RANGE_LOOP = "; loop kernels: for _ in range(reps)"

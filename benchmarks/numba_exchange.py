@@ -61,8 +61,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (add_lto_option, calibrate, coop_jit, kernel_ptx, launched_overload,
-                        print_run_header, print_summary)
+from gpu_timing import (add_lto_option, add_range_loop_option, calibrate, coop_jit, kernel_ptx,
+                        launched_overload, print_run_header, print_summary, repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -204,14 +204,11 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
         lines += [f"    {s}" for s in step]
         lines.append('    coop.store(group, dst, c, offset=base, algorithm="striped")')
     else:
-        if range_loop:
-            lines.append("    for _ in range(reps):")
-        else:
-            lines += ["    rep = np.int32(0)", "    while rep < reps:"]
+        head, tail = repeat_lines(range_loop)
+        lines += head
         lines += [f"        {s}" for s in step]
         lines += [f"        for i in range({c.ipt}):", "            a[i] = c[i]"]
-        if not range_loop:
-            lines.append("        rep = np.int32(rep + 1)")
+        lines += tail
         lines.append('    coop.store(group, dst, a, offset=base, algorithm="striped")')
     return "\n".join(lines) + "\n"
 
@@ -583,9 +580,7 @@ def main(argv=None) -> int:
     parser.add_argument("--reps", type=int, default=64)
     parser.add_argument("--grid", type=int, default=8192)
     add_lto_option(parser)
-    parser.add_argument("--range-loop", action="store_true",
-                        help="loop kernels repeat with `for _ in range(reps)` (Numba's range "
-                             "iterator, unrolled by NVVM) instead of an int32 while loop")
+    add_range_loop_option(parser)
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")

@@ -102,8 +102,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (ReadOnly, add_lto_option, calibrate, coop_jit, kernel_ptx,
-                        launched_overload, print_run_header, print_summary)
+from gpu_timing import (ReadOnly, add_lto_option, add_range_loop_option, calibrate, coop_jit,
+                        kernel_ptx, launched_overload, print_run_header, print_summary,
+                        repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -377,10 +378,8 @@ def kernel_source(c: Config, auto_sync: bool = False, range_loop: bool = False) 
     if explicit:
         lines.append("    temp = coop.TempStorage(auto_sync=True)")
     lines.append('    coop.load(group, src, a, offset=base, algorithm="striped")')
-    if range_loop:
-        lines.append("    for _ in range(reps):")
-    else:
-        lines += ["    rep = np.int32(0)", "    while rep < reps:"]
+    head, tail = repeat_lines(range_loop)
+    lines += head
     if c.family == "reduce":
         lines += [f"        r = {own(_reduce(c, 'a', c.partial))}",
                   f"        if {_leader(c)}:",
@@ -388,8 +387,7 @@ def kernel_source(c: Config, auto_sync: bool = False, range_loop: bool = False) 
     else:
         lines += [f"        o = {own(_scan(c, 'a'))}",
                   *_loop_over(_wrap(c, "a[i]", "o[i]"), "        ", I)]
-    if not range_loop:
-        lines.append("        rep = np.int32(rep + 1)")
+    lines += tail
     lines.append('    coop.store(group, dst, a, offset=base, algorithm="striped")')
     return "\n".join(lines) + "\n"
 
@@ -991,9 +989,7 @@ def main(argv=None) -> int:
     parser.add_argument("--auto-sync", action="store_true",
                         help="loop kernels' block calls take coop.TempStorage(auto_sync=True): "
                              "the reuse barrier right after each call, as the reference's")
-    parser.add_argument("--range-loop", action="store_true",
-                        help="loop kernels repeat with `for _ in range(reps)` (Numba's range "
-                             "iterator, unrolled by NVVM) instead of an int32 while loop")
+    add_range_loop_option(parser)
     args = parser.parse_args(argv)
     if len(args.filters) > 6:
         parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
