@@ -13,7 +13,7 @@ import numba_compile as nc  # noqa: E402
 from numba_cuda_mlir import cuda, types  # noqa: E402
 
 from cuda import coop  # noqa: E402
-from cuda.coop.numba_mlir import _kernel_plan  # noqa: E402
+from cuda.coop.numba_mlir import _kernel_plan, _numba  # noqa: E402
 
 I32 = types.int32[::1]
 F64 = types.float64[::1]
@@ -295,6 +295,41 @@ def test_coop_kernels_are_linked_as_whole_programs():
     debug = nc.compile_for_launch(_copy_kernel(debug=True, opt=False), [I32, I32], (128,))
     assert not _lto(debug)
     assert not _lto(nc.compile_for_launch(cuda.jit(plain), [I32, I32], (128,)))
+
+
+def test_coop_kernels_require_their_block():
+    """A coop kernel is compiled for its launch's block, and its PTX says so with
+    `.reqntid` (every warp full: ptxas drops its divergence checks around shuffles) on
+    both paths to the PTX: nvJitLink's link of the LTO-IR and relocatable PTX (lto=False).
+    Debug and lineinfo kernels keep `.maxntid` (Numba-CUDA-MLIR's own translation of their
+    debug info), as a kernel without coop calls keeps its own launch bounds."""
+    def plain(src, dst):
+        dst[cuda.threadIdx.x] = src[cuda.threadIdx.x]
+
+    def directives(cres):
+        return re.findall(r"\.(?:reqntid|maxntid) [\d, ]+", cres.metadata["ptx"])
+
+    assert directives(nc.compile_for_launch(_copy_kernel(), [I32, I32], (128,))) == [
+        ".reqntid 128, 1, 1"]
+    assert directives(nc.compile_for_launch(_copy_kernel(), [I32, I32], (32, 4))) == [
+        ".reqntid 32, 4, 1"]
+    assert directives(nc.compile_for_launch(_copy_kernel(lto=False), [I32, I32], (96,))) == [
+        ".reqntid 96, 1, 1"]
+    for options in ({"debug": True, "opt": False}, {"lineinfo": True}):
+        debug_info = nc.compile_for_launch(_copy_kernel(**options), [I32, I32], (64,))
+        assert directives(debug_info) == [".maxntid 64, 1, 1"]
+    bounded = cuda.jit(launch_bounds=(256,))(plain)
+    assert directives(nc.compile_for_launch(bounded, [I32, I32], (128,))) == [
+        ".maxntid 256, 1, 1"]
+
+
+def test_a_translation_without_a_kernels_bounds_is_an_error():
+    """The LLVM 7 IR must carry the three maxntid annotations the translation writes for
+    `nvvm.maxntid`; another Numba-CUDA-MLIR that does not is named, not silently
+    compiled without `.reqntid`."""
+    text = 'define void @k() {\n  ret void\n}\n!0 = !{void ()* @k, !"kernel", i32 1}\n'
+    with pytest.raises(RuntimeError, match="kernel k has 0 maxntid annotations, not 3"):
+        _numba._require_blocks(text, ["k"])
 
 
 def test_whole_program_link_gives_a_block_its_occupancy():

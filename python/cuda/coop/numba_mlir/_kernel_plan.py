@@ -29,7 +29,7 @@ from numba_cuda_mlir._mlir.dialects import func
 from .. import _compiler
 from ._errors import CoopCompileError
 from ._numba import (REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, link_whole_program,
-                     mlir_context, wrap_optimize)
+                     mlir_context, translate_exact_blocks, wrap_optimize)
 from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes, target_sm
 from ._sites import Placement, Site, barrier_function
 from ._types import GroupType
@@ -56,8 +56,9 @@ def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None
 
 
 def install() -> None:
-    """Plans every coop kernel's scratch before Numba optimizes it, and has
-    its code generated for the whole program (`link_whole_program`)."""
+    """Plans every coop kernel's scratch before Numba optimizes it, has its
+    code generated for the whole program (`link_whole_program`) and for
+    exactly its block (`bound_kernels`)."""
 
     def plan(cres):
         module = cres.metadata.get("mlir_module")
@@ -71,19 +72,25 @@ def install() -> None:
                 plan_module(module, cres.metadata)
 
     wrap_optimize(plan)
+    translate_exact_blocks()
 
 
 def bound_kernels(module, block_dims) -> None:
-    """Gives a coop kernel its launch bounds (`.maxntid` in PTX), as CUB's
-    kernels have with __launch_bounds__: the kernel is specialized for its
-    block, and ptxas then keeps its registers within what the block can
-    launch with (without, a 1024-thread raking scan takes 75 registers and
-    cannot launch)."""
+    """Tells ptxas the block a coop kernel is compiled for: `.reqntid` in
+    PTX. ptxas then keeps its registers within what the block can launch
+    with, as CUB's __launch_bounds__ (without, a 1024-thread raking scan
+    takes 75 registers and cannot launch), and, knowing every warp full,
+    drops the divergence checks and warp syncs it puts around shuffles in
+    branches it cannot prove warp-uniform (docs/performance.md, session 22).
+    The block is exact because Numba-CUDA-MLIR compiles a coop kernel per
+    launch configuration. `nvvm.maxntid` is there too for the LLVM 7
+    translation, which knows only it (`translate_exact_blocks`)."""
     bounds = ir.DenseI32ArrayAttr.get(list(block_dims))
 
     def visit(op):
         if op.name == "gpu.func" and "kernel" in op.attributes:
             op.attributes["nvvm.maxntid"] = bounds
+            op.attributes["nvvm.reqntid"] = bounds
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)

@@ -10,6 +10,7 @@ module, so a new Numba-CUDA-MLIR version is checked here
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import func
@@ -68,6 +69,89 @@ def wrap_optimize(before) -> None:
 
     optimize._coop_wrapped = True
     optimization.optimize = optimize
+
+
+def translate_exact_blocks() -> None:
+    """Gives a kernel whose MLIR carries `nvvm.reqntid` the `.reqntid` it
+    asks for on GPUs below sm_100. Numba-CUDA-MLIR 0.6.0 translates their
+    kernels to LLVM 7's NVVM IR in a C library that writes `maxntid`
+    annotations for `nvvm.maxntid` and nothing for `nvvm.reqntid`
+    (numba-facts.md): for such a module, its LLVM IR text is taken from that
+    library instead of its code, the kernel's `maxntid` annotations become
+    `reqntid` ones, and libnvvm compiles it with the options the library
+    passes (`-arch`, `-opt`, `-gen-lto`), so everything else in the code is
+    the same (1281 of the 1284 reduce/scan benchmark kernels' PTX alike
+    byte for byte with the rename left out; the other three differ as
+    nvJitLink's output of one LTO-IR does from run to run).
+    `_call_llvm70_capi` is looked up at each call. Idempotent."""
+    import numba_cuda_mlir.mlir_optimization as optimization
+
+    original = optimization._call_llvm70_capi
+    if getattr(original, "_coop_wrapped", False):
+        return
+
+    def call(module, target_options, gen_lto=False, gen_llvmir=False):
+        # The library's text of debug info does not go back through libnvvm
+        # (an emission kind LLVM 7 cannot name; no line table once it is
+        # named), so debug and lineinfo kernels keep `.maxntid`.
+        debug_info = target_options.get("debug") or target_options.get("lineinfo")
+        exact = [] if debug_info else _exact_block_kernels(module)
+        if not exact:
+            return original(module, target_options, gen_lto, gen_llvmir)
+        text = original(module, target_options, gen_lto, gen_llvmir=True).decode()
+        text = _require_blocks(text, exact)
+        if gen_llvmir:
+            return text.encode()
+        return _nvvm_compile(text, target_options, gen_lto)
+
+    call._coop_wrapped = True
+    optimization._call_llvm70_capi = call
+
+
+def _exact_block_kernels(module) -> list[str]:
+    """The kernels of `module` (lowered to llvm.func) that carry `nvvm.reqntid`."""
+    names = []
+
+    def visit(op):
+        if op.name == "llvm.func" and "nvvm.reqntid" in op.attributes:
+            names.append(ir.StringAttr(op.attributes["sym_name"]).value)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return names
+
+
+def _require_blocks(text: str, kernels: list[str]) -> str:
+    """LLVM 7 IR text whose `kernels` have `reqntid{x,y,z}` annotations in
+    place of their `maxntid{x,y,z}` ones."""
+    for name in kernels:
+        pattern = re.compile(r'(@"?' + re.escape(name) + r'"?, !")maxntid([xyz]")')
+        text, count = pattern.subn(r"\1reqntid\2", text)
+        if count != 3:
+            raise RuntimeError(f"cuda.coop: Numba-CUDA-MLIR's LLVM 7 IR of kernel {name} "
+                               f"has {count} maxntid annotations, not 3; this "
+                               f"Numba-CUDA-MLIR version is not one cuda.coop supports")
+    return text
+
+
+def _nvvm_compile(text: str, target_options, gen_lto: bool) -> bytes:
+    """libnvvm's LTO-IR (or PTX) of LLVM 7 IR text, with libdevice, as the
+    C library compiles its own translation: without libnvvm's verifier,
+    which would reject the translation's data layout (no i128) and the zero
+    initializers it gives shared globals, both of which the compile takes."""
+    from numba_cuda_mlir.numba_cuda.cudadrv.nvvm import CompilationUnit, LibDevice
+    from numba_cuda_mlir.tools import get_gpu_compute_capability
+
+    chip = target_options.get("chip") or get_gpu_compute_capability()
+    options = {"arch": "compute_" + chip.replace("sm_", ""),
+               "opt": int(target_options.get("opt_level", 2))}
+    if gen_lto:
+        options["gen-lto"] = None
+    unit = CompilationUnit(options)
+    unit.add_module(text.encode())
+    unit.lazy_add_module(LibDevice().get())
+    return unit.compile()
 
 
 def link_whole_program(cres) -> None:
