@@ -297,29 +297,59 @@ def test_coop_kernels_are_linked_as_whole_programs():
     assert not _lto(nc.compile_for_launch(cuda.jit(plain), [I32, I32], (128,)))
 
 
-def test_coop_kernels_require_their_block():
-    """A coop kernel is compiled for its launch's block, and its PTX says so with
-    `.reqntid` (every warp full: ptxas drops its divergence checks around shuffles) on
-    both paths to the PTX: nvJitLink's link of the LTO-IR and relocatable PTX (lto=False).
-    Debug and lineinfo kernels keep `.maxntid` (Numba-CUDA-MLIR's own translation of their
-    debug info), as a kernel without coop calls keeps its own launch bounds."""
+def _raking_sum_kernel(**options):
+    def kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items)
+        dst[cuda.threadIdx.x] = coop.sum(block, items, algorithm="raking")
+
+    return cuda.jit(**options)(kernel)
+
+
+def _bounds(cres):
+    return re.findall(r"\.(?:reqntid|maxntid) [\d, ]+", cres.metadata["ptx"])
+
+
+def test_a_raking_kernel_requires_its_block():
+    """A kernel with a raking site is compiled for exactly its launch's block and says so
+    with `.reqntid` (every warp full: ptxas drops its divergence checks around the raking
+    warp's shuffles), on both paths to the PTX: nvJitLink's link of the LTO-IR and
+    relocatable PTX (lto=False). Debug and lineinfo kernels keep `.maxntid` (Numba-CUDA-
+    MLIR's own translation of their debug info)."""
+    def bounds(kernel, block):
+        return _bounds(nc.compile_for_launch(kernel, [I32, I32], block))
+
+    assert bounds(_raking_sum_kernel(), (128,)) == [".reqntid 128, 1, 1"]
+    assert bounds(_raking_sum_kernel(), (32, 4)) == [".reqntid 32, 4, 1"]
+    assert bounds(_raking_sum_kernel(lto=False), (96,)) == [".reqntid 96, 1, 1"]
+    for options in ({"debug": True, "opt": False}, {"lineinfo": True}):
+        assert bounds(_raking_sum_kernel(**options), (64,)) == [".maxntid 64, 1, 1"]
+
+
+def test_other_kernels_keep_launch_bounds():
+    """Without a raking site a coop kernel has its block as launch bounds (`.maxntid`), as
+    CUB's __launch_bounds__ (`.reqntid` would have ptxas predicate warp_reductions' fold by
+    warp 0); a kernel without coop calls keeps its own."""
     def plain(src, dst):
         dst[cuda.threadIdx.x] = src[cuda.threadIdx.x]
 
-    def directives(cres):
-        return re.findall(r"\.(?:reqntid|maxntid) [\d, ]+", cres.metadata["ptx"])
+    def reduce_kernel(src, dst):
+        block = coop.this_block()
+        items = coop.ThreadData(4)
+        coop.load(block, src, items)
+        dst[cuda.threadIdx.x] = coop.sum(block, items, algorithm="warp_reductions")
 
-    assert directives(nc.compile_for_launch(_copy_kernel(), [I32, I32], (128,))) == [
-        ".reqntid 128, 1, 1"]
-    assert directives(nc.compile_for_launch(_copy_kernel(), [I32, I32], (32, 4))) == [
-        ".reqntid 32, 4, 1"]
-    assert directives(nc.compile_for_launch(_copy_kernel(lto=False), [I32, I32], (96,))) == [
-        ".reqntid 96, 1, 1"]
-    for options in ({"debug": True, "opt": False}, {"lineinfo": True}):
-        debug_info = nc.compile_for_launch(_copy_kernel(**options), [I32, I32], (64,))
-        assert directives(debug_info) == [".maxntid 64, 1, 1"]
+    def warp_sum(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        dst[cuda.threadIdx.x] = coop.sum(coop.this_warp(), items)
+
+    for kernel in (_copy_kernel(), cuda.jit(reduce_kernel), cuda.jit(warp_sum)):
+        assert _bounds(nc.compile_for_launch(kernel, [I32, I32], (128,))) == [
+            ".maxntid 128, 1, 1"]
     bounded = cuda.jit(launch_bounds=(256,))(plain)
-    assert directives(nc.compile_for_launch(bounded, [I32, I32], (128,))) == [
+    assert _bounds(nc.compile_for_launch(bounded, [I32, I32], (128,))) == [
         ".maxntid 256, 1, 1"]
 
 

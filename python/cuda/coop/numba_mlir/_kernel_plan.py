@@ -45,9 +45,19 @@ PLANNED_KEY = "coop_scratch_sites"  # compile metadata: the compile has sites to
 BLOCK_KEY = "coop_block_dims"  # compile metadata: the launch's block of a coop kernel
 
 
+EXACT_BLOCK_KEY = "coop_exact_block"  # compile metadata: the kernel gets `.reqntid`
+
+# CUB's raking algorithms reduce or scan in one warp's branch (the raking
+# warp): ptxas cannot prove that branch warp-uniform without knowing every
+# warp full, and guards its shuffles with divergence checks and warp syncs.
+_RAKING = frozenset({"raking", "raking_memoize", "raking_commutative_only"})
+
+
 def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None:
     """Records a lowered call of `site` for the kernel plan."""
     metadata[BLOCK_KEY] = site.block_dims
+    if site.group.kind == "block" and site.attribute("algorithm") in _RAKING:
+        metadata[EXACT_BLOCK_KEY] = True
     if not site.uses_scratch:
         return
     _sites[ir.FlatSymbolRefAttr(call.attributes["callee"]).value] = site
@@ -56,9 +66,9 @@ def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None
 
 
 def install() -> None:
-    """Plans every coop kernel's scratch before Numba optimizes it, has its
-    code generated for the whole program (`link_whole_program`) and for
-    exactly its block (`bound_kernels`)."""
+    """Plans every coop kernel's scratch before Numba optimizes it and has
+    its code generated for the whole program (`link_whole_program`) and its
+    block (`bound_kernels`)."""
 
     def plan(cres):
         module = cres.metadata.get("mlir_module")
@@ -67,7 +77,8 @@ def install() -> None:
             return
         link_whole_program(cres)
         with mlir_context(), ir.Location.unknown():
-            bound_kernels(module, cres.metadata[BLOCK_KEY])
+            bound_kernels(module, cres.metadata[BLOCK_KEY],
+                          exact=cres.metadata.get(EXACT_BLOCK_KEY, False))
             if cres.metadata.get(PLANNED_KEY):
                 plan_module(module, cres.metadata)
 
@@ -75,22 +86,30 @@ def install() -> None:
     translate_exact_blocks()
 
 
-def bound_kernels(module, block_dims) -> None:
-    """Tells ptxas the block a coop kernel is compiled for: `.reqntid` in
-    PTX. ptxas then keeps its registers within what the block can launch
-    with, as CUB's __launch_bounds__ (without, a 1024-thread raking scan
-    takes 75 registers and cannot launch), and, knowing every warp full,
-    drops the divergence checks and warp syncs it puts around shuffles in
-    branches it cannot prove warp-uniform (docs/performance.md, session 22).
-    The block is exact because Numba-CUDA-MLIR compiles a coop kernel per
-    launch configuration. `nvvm.maxntid` is there too for the LLVM 7
-    translation, which knows only it (`translate_exact_blocks`)."""
+def bound_kernels(module, block_dims, exact: bool) -> None:
+    """Gives a coop kernel its launch bounds (`.maxntid` in PTX), as CUB's
+    kernels have with __launch_bounds__: the kernel is specialized for its
+    block, and ptxas then keeps its registers within what the block can
+    launch with (without, a 1024-thread raking scan takes 75 registers and
+    cannot launch).
+
+    `exact` (a raking site) says more, `.reqntid`: the block is exact, as
+    Numba-CUDA-MLIR compiles a coop kernel per launch configuration, and with
+    every warp known full ptxas drops the divergence checks and warp syncs
+    around the raking warp's shuffles (raking loops 2.5-8.6% faster, the
+    8-byte ones back to 32 registers). Not for every kernel: ptxas then also
+    predicates warp 0's fold of `warp_reductions` instead of branching
+    around it (int32 reductions 9% slower) and takes a register more in
+    some 1024-thread `warp_scans` (docs/performance.md, session 22).
+    `nvvm.maxntid` stays beside `nvvm.reqntid` for the LLVM 7 translation,
+    which knows only it (`translate_exact_blocks`)."""
     bounds = ir.DenseI32ArrayAttr.get(list(block_dims))
 
     def visit(op):
         if op.name == "gpu.func" and "kernel" in op.attributes:
             op.attributes["nvvm.maxntid"] = bounds
-            op.attributes["nvvm.reqntid"] = bounds
+            if exact:
+                op.attributes["nvvm.reqntid"] = bounds
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
