@@ -307,8 +307,12 @@ def _raking_sum_kernel(**options):
     return cuda.jit(**options)(kernel)
 
 
+def _bounds_of(ptx):
+    return re.findall(r"\.(?:reqntid|maxntid) [\d, ]+", ptx)
+
+
 def _bounds(cres):
-    return re.findall(r"\.(?:reqntid|maxntid) [\d, ]+", cres.metadata["ptx"])
+    return _bounds_of(cres.metadata["ptx"])
 
 
 def test_a_raking_kernel_requires_its_block():
@@ -325,6 +329,16 @@ def test_a_raking_kernel_requires_its_block():
     assert bounds(_raking_sum_kernel(lto=False), (96,)) == [".reqntid 96, 1, 1"]
     for options in ({"debug": True, "opt": False}, {"lineinfo": True}):
         assert bounds(_raking_sum_kernel(**options), (64,)) == [".maxntid 64, 1, 1"]
+
+
+def test_a_raking_kernel_requires_its_block_from_sm_100_on(monkeypatch):
+    """From sm_100 on Numba-CUDA-MLIR translates with MLIR's own translation, which writes
+    `.reqntid` itself (and ptxas rejects `.maxntid` beside it)."""
+    import numba_cuda_mlir.tools
+
+    monkeypatch.setattr(numba_cuda_mlir.tools, "_cached_cc", (10, 0))
+    ptx = nc.compile_for_launch(_raking_sum_kernel(), [I32, I32], (128,)).metadata["ptx"]
+    assert ".target sm_100" in ptx and _bounds_of(ptx) == [".reqntid 128, 1, 1"]
 
 
 def test_other_kernels_keep_launch_bounds():

@@ -101,15 +101,15 @@ def bound_kernels(module, block_dims, exact: bool) -> None:
     predicates warp 0's fold of `warp_reductions` instead of branching
     around it (int32 reductions 9% slower) and takes a register more in
     some 1024-thread `warp_scans` (docs/performance.md, session 22).
-    `nvvm.maxntid` stays beside `nvvm.reqntid` for the LLVM 7 translation,
-    which knows only it (`translate_exact_blocks`)."""
+    `translate_exact_blocks` carries `nvvm.reqntid` through Numba-CUDA-
+    MLIR's LLVM 7 translation."""
     bounds = ir.DenseI32ArrayAttr.get(list(block_dims))
+    # PTX takes one of the two directives, not both.
+    name = "nvvm.reqntid" if exact else "nvvm.maxntid"
 
     def visit(op):
         if op.name == "gpu.func" and "kernel" in op.attributes:
-            op.attributes["nvvm.maxntid"] = bounds
-            if exact:
-                op.attributes["nvvm.reqntid"] = bounds
+            op.attributes[name] = bounds
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)

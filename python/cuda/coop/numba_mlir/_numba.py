@@ -73,17 +73,19 @@ def wrap_optimize(before) -> None:
 
 def translate_exact_blocks() -> None:
     """Gives a kernel whose MLIR carries `nvvm.reqntid` the `.reqntid` it
-    asks for on GPUs below sm_100. Numba-CUDA-MLIR 0.6.0 translates their
-    kernels to LLVM 7's NVVM IR in a C library that writes `maxntid`
+    asks for on GPUs below sm_100 (from sm_100 on, Numba-CUDA-MLIR's
+    translation is MLIR's own, which writes it). Below, Numba-CUDA-MLIR
+    0.6.0 translates to LLVM 7's NVVM IR in a C library that writes `maxntid`
     annotations for `nvvm.maxntid` and nothing for `nvvm.reqntid`
-    (numba-facts.md): for such a module, its LLVM IR text is taken from that
-    library instead of its code, the kernel's `maxntid` annotations become
-    `reqntid` ones, and libnvvm compiles it with the options the library
-    passes (`-arch`, `-opt`, `-gen-lto`), so everything else in the code is
-    the same (1281 of the 1284 reduce/scan benchmark kernels' PTX alike
-    byte for byte with the rename left out; the other three differ as
-    nvJitLink's output of one LTO-IR does from run to run).
-    `_call_llvm70_capi` is looked up at each call. Idempotent."""
+    (docs/performance.md, session 22). For such a kernel the library is
+    given `nvvm.maxntid` and asked for its LLVM IR text instead of its code;
+    the kernel's `maxntid` annotations become `reqntid` ones, and libnvvm
+    compiles the text with the options the library passes (`-arch`, `-opt`,
+    `-gen-lto`), so everything else in the code is the same (1281 of the
+    1284 reduce/scan benchmark kernels' PTX alike byte for byte with the
+    rename left out; the other three differ as nvJitLink's output of one
+    LTO-IR does from run to run). `_call_llvm70_capi` is looked up at each
+    call. Idempotent."""
     import numba_cuda_mlir.mlir_optimization as optimization
 
     original = optimization._call_llvm70_capi
@@ -95,11 +97,14 @@ def translate_exact_blocks() -> None:
         # (an emission kind LLVM 7 cannot name; no line table once it is
         # named), so debug and lineinfo kernels keep `.maxntid`.
         debug_info = target_options.get("debug") or target_options.get("lineinfo")
-        exact = [] if debug_info else _exact_block_kernels(module)
-        if not exact:
+        exact = _exact_block_kernels(module)
+        for kernel in exact:
+            kernel.attributes["nvvm.maxntid"] = kernel.attributes["nvvm.reqntid"]
+        if debug_info or not exact:
             return original(module, target_options, gen_lto, gen_llvmir)
         text = original(module, target_options, gen_lto, gen_llvmir=True).decode()
-        text = _require_blocks(text, exact)
+        text = _require_blocks(text, [ir.StringAttr(k.attributes["sym_name"]).value
+                                      for k in exact])
         if gen_llvmir:
             return text.encode()
         return _nvvm_compile(text, target_options, gen_lto)
@@ -108,18 +113,18 @@ def translate_exact_blocks() -> None:
     optimization._call_llvm70_capi = call
 
 
-def _exact_block_kernels(module) -> list[str]:
+def _exact_block_kernels(module) -> list:
     """The kernels of `module` (lowered to llvm.func) that carry `nvvm.reqntid`."""
-    names = []
+    kernels = []
 
     def visit(op):
         if op.name == "llvm.func" and "nvvm.reqntid" in op.attributes:
-            names.append(ir.StringAttr(op.attributes["sym_name"]).value)
+            kernels.append(op)
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return names
+    return kernels
 
 
 def _require_blocks(text: str, kernels: list[str]) -> str:
