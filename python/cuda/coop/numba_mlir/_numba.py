@@ -118,10 +118,11 @@ def _exact_block_kernels(module) -> list:
     kernels = []
 
     def visit(op):
-        if op.name == "llvm.func" and "nvvm.reqntid" in op.attributes:
+        if op.name != "llvm.func":
+            return ir.WalkResult.ADVANCE
+        if "nvvm.reqntid" in op.attributes:
             kernels.append(op)
-            return ir.WalkResult.SKIP
-        return ir.WalkResult.ADVANCE
+        return ir.WalkResult.SKIP  # every Numba compile comes here: not the bodies
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     return kernels
