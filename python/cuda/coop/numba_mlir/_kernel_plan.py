@@ -50,13 +50,14 @@ EXACT_BLOCK_KEY = "coop_exact_block"  # compile metadata: the kernel gets `.reqn
 # CUB's raking algorithms reduce or scan in one warp's branch (the raking
 # warp): ptxas cannot prove that branch warp-uniform without knowing every
 # warp full, and guards its shuffles with divergence checks and warp syncs.
+# Only block groups take an algorithm (the verifier rejects it on a warp).
 _RAKING = frozenset({"raking", "raking_memoize", "raking_commutative_only"})
 
 
 def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None:
     """Records a lowered call of `site` for the kernel plan."""
     metadata[BLOCK_KEY] = site.block_dims
-    if site.group.kind == "block" and site.attribute("algorithm") in _RAKING:
+    if site.attribute("algorithm") in _RAKING:
         metadata[EXACT_BLOCK_KEY] = True
     if not site.uses_scratch:
         return
