@@ -1062,6 +1062,51 @@ gpu.module @block_scan_warp_scans_lane {
 
 // -----
 
+// A seeded block scan by warp_scans (an exclusive sum's seed is 0) seeds the
+// warp's prefix, warp 0's being the seed alone, and the lanes' prefix joins
+// that (CUB's ComputeWarpPrefix with an initial value). Past 8 warps the
+// lanes' prefix joins the warp's first and the seed comes last.
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_256
+// CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %{{.*}}, %c7_i32
+// CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
+// CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
+// CHECK-NEXT: %[[SEEDED:.*]] = arith.addf %[[ZERO:.*]], %[[PICK]] : f64
+// CHECK-NEXT: %[[WARPSEED:.*]] = arith.select %[[WARPS]], %[[SEEDED]], %[[ZERO]] : f64
+// CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[WARPSEED]], %{{.*}} : f64
+// CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[JOINED]], %[[WARPSEED]] : f64
+// CHECK-NEXT: memref.store %[[PREFIX]]
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512
+// CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
+// CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
+// CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
+// CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[PICK]], %{{.*}} : f64
+// CHECK-NEXT: %[[WITHWARP:.*]] = arith.select %[[WARPS]], %[[JOINED]], %{{.*}} : f64
+// CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[WITHWARP]], %[[PICK]] : f64
+// CHECK-NEXT: %[[HAS:.*]] = arith.ori %[[LANES]], %[[WARPS]] : i1
+// CHECK-NEXT: %[[SEEDED:.*]] = arith.addf %[[ZERO:.*]], %[[PREFIX]] : f64
+// CHECK-NEXT: %[[RESULT:.*]] = arith.select %[[HAS]], %[[SEEDED]], %[[ZERO]] : f64
+// CHECK-NEXT: memref.store %[[RESULT]]
+gpu.module @block_scan_warp_scans_seed {
+  gpu.func @block_scan_warp_scans_seed_256(%in: memref<1xf64>, %out: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf64>, memref<1xf64>
+    gpu.return
+  }
+  gpu.func @block_scan_warp_scans_seed_512(%in: memref<1xf64>, %out: memref<1xf64>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf64>, memref<1xf64>
+    gpu.return
+  }
+}
+
+// -----
+
 // With warp_scans, thread 0 calls the callback with the block's aggregate
 // and publishes the prefix in the slot after the warp aggregates (CUB's
 // block_prefix); a second barrier makes it visible to every warp. Thread 0's
