@@ -410,18 +410,27 @@ private:
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
-    // Below 16 registers an int32 sum keeps its segment for the downsweep
-    // and scans the segment totals with CUB's fused steps (2 instructions a
-    // step, the select form 3), whose volatile asm would stop the compiler
-    // forwarding the upsweep's loads. H200, int32 256x8 loops: exclusive_sum
-    // 0.91 -> 0.96 of CUB, with prefix_op 0.90 -> 0.97. Other scans read
-    // the segment again with select steps and leave the forwarding to the
-    // compiler: kept, int64 128x4 inclusive sums took 40 registers (32
-    // forwarded; 0.93 against 1.04 of CUB), and float32 sums with fused
-    // steps beside a kept segment 40 (256x8 with prefix_op, 0.92 of CUB;
-    // with select steps 32, 0.97).
-    bool keep = !outgrows && combiner.kind == BinaryOp::sum &&
-                combiner.type.isInteger(32);
+    // An int32 sum whose segment takes under 16 registers, and a 32- or
+    // 64-bit integer sum whose segment and items take at most 20, keeps its
+    // segment for the downsweep and scans the
+    // segment totals with CUB's fused steps (2 instructions a step, the
+    // select form 3), whose volatile asm would stop the compiler forwarding
+    // the upsweep's loads. Those kernels stay in 32 registers. H200 loops
+    // against CUB: int32 256x8 exclusive_sum 0.91 -> 0.96, with prefix_op
+    // 0.90 -> 0.97; int32 512x4 (a segment of 16, as CUB's raking_memoize
+    // keeps it) 0.935 -> 0.975, 108 -> 86 instructions an iteration; int64
+    // 256x1 0.95 -> 0.99. Beside 8 items, or a segment of 32, int32 took
+    // 36-54 registers. Other scans read the segment again with select steps
+    // and leave the forwarding to the compiler: float32 sums with fused
+    // steps beside a kept segment took 40 registers (256x8 with prefix_op,
+    // 0.92 of CUB; with select steps 32, 0.97).
+    bool keep = false;
+    if (combiner.kind == BinaryOp::sum && isa<IntegerType>(combiner.type)) {
+      int64_t words = combiner.type.getIntOrFloatBitWidth() / 32;
+      keep = (words == 1 && !outgrows) ||
+             ((words == 1 || words == 2) &&
+              (grid.segment + op.getItemsPerThread()) * words <= 20);
+    }
     Value slot = ltid;
     if (grid.padded)
       slot = ix.add(ltid, ix.div(ltid, grid.segment));
@@ -474,7 +483,7 @@ private:
       MaybeValue running = segments.prefix;
       if (rakeSeed)
         running = running.seeded(at, loc, combiner, rakeSeed);
-      if (outgrows)
+      if (outgrows && !keep)
         forbidLoadForwarding(at, loc);
       for (int64_t j = 0; j < grid.segment; ++j) {
         Value item = keep ? segment[j]

@@ -814,7 +814,9 @@ gpu.module @block_scan_raking_f32 {
 // scan of the segment totals and the downsweep's loads, so the compiler
 // cannot forward the upsweep's (ptxas spilled the forwarded or kept 8-byte
 // segment at 1024 threads; kept, the others cost blocks an SM). At 128
-// threads (4 8-byte items, 8 registers) it is kept.
+// threads (4 8-byte items, 8 registers) it is kept. An integer sum keeps a
+// segment of 16 registers beside 4 of items (int32 at 512x4, int64 at
+// 256x1), not beside 8.
 // CHECK-LABEL: gpu.func @block_scan_raking_large_segment
 // CHECK: scf.if
 // CHECK-COUNT-32: memref.load
@@ -830,6 +832,17 @@ gpu.module @block_scan_raking_f32 {
 // CHECK-LABEL: gpu.func @block_scan_raking_memoize_segment_in_registers
 // CHECK: scf.if
 // CHECK-NOT: "~{memory}"
+// CHECK: gpu.barrier
+// CHECK-LABEL: gpu.func @block_scan_raking_segment_beside_4_items
+// CHECK: scf.if
+// CHECK-COUNT-16: memref.load
+// CHECK-NOT: memref.load
+// CHECK-NOT: "~{memory}"
+// CHECK: gpu.barrier
+// CHECK-LABEL: gpu.func @block_scan_raking_segment_beside_8_items
+// CHECK: scf.if
+// CHECK: llvm.inline_asm has_side_effects "", "~{memory}"  : () -> ()
+// CHECK-NEXT: memref.load
 // CHECK: gpu.barrier
 gpu.module @block_scan_raking_large_segment {
   gpu.func @block_scan_raking_large_segment(%in: memref<1xi64>, %out: memref<1xi64>) kernel
@@ -852,6 +865,20 @@ gpu.module @block_scan_raking_memoize_segment_in_registers {
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi64>, memref<1xi64>
+    gpu.return
+  }
+}
+gpu.module @block_scan_raking_segment_beside_items {
+  gpu.func @block_scan_raking_segment_beside_4_items(%in: memref<4xi32>, %out: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_raking_segment_beside_8_items(%in: memref<8xi32>, %out: memref<8xi32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<8xi32>, memref<8xi32>
     gpu.return
   }
 }
