@@ -278,3 +278,97 @@ gpu.module @w {
     gpu.return
   }
 }
+
+// -----
+
+// Block scans in loops. warp_scans with a prefix callback: its warps write
+// their aggregates before its first barrier and every thread reads only the
+// block prefix after them past its last, so the next iteration's scan needs
+// no reuse barrier (CUB's loop has the user's __syncthreads). Without a
+// callback every thread reads the warp aggregates last: a block barrier.
+// Raking scans: a thread reads its prefix last from the grid slot it wrote
+// its partial to first, so the next raking scan of the same tile needs no
+// barrier; a scan of another tile (here 4 items a thread) does.
+// CHECK-LABEL: gpu.func @warp_scans_prefix_loop
+// CHECK: scf.for
+// CHECK-NEXT: coop.scan {{.*}} prefix
+// CHECK-NEXT: {{^ +[}]$}}
+// CHECK-LABEL: gpu.func @warp_scans_loop
+// CHECK: scf.for
+// CHECK-NEXT: coop.this_block
+// CHECK-NEXT: coop.barrier
+// CHECK-NEXT: coop.scan {{.*}} algorithm = warp_scans
+// CHECK-NEXT: {{^ +[}]$}}
+// CHECK-LABEL: gpu.func @raking_loop
+// CHECK: scf.for
+// CHECK-NEXT: coop.scan {{.*}} algorithm = raking {
+// CHECK-NEXT: coop.scan {{.*}} algorithm = raking_memoize
+// CHECK-NEXT: {{^ +[}]$}}
+// CHECK-LABEL: gpu.func @raking_tiles_loop
+// CHECK: scf.for
+// CHECK-NEXT: coop.this_block
+// CHECK-NEXT: coop.barrier
+// CHECK-NEXT: coop.scan {{.*}} memref<1xi32>, memref<1xi32>
+// CHECK-NEXT: coop.this_block
+// CHECK-NEXT: coop.barrier
+// CHECK-NEXT: coop.scan {{.*}} memref<4xi32>, memref<4xi32>
+// CHECK-NEXT: {{^ +[}]$}}
+gpu.module @m {
+  func.func private @running_total(%state: memref<1xi32>, %aggregate: i32) -> i32
+  gpu.func @warp_scans_prefix_loop(%n: index, %state: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = memref.alloca() : memref<1xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-remark @+1 {{reuse barrier before: none}}
+      coop.scan %b, %one into %one mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) algorithm = warp_scans : !coop.group<block>, memref<1xi32>, memref<1xi32>
+    }
+    gpu.return
+  }
+  gpu.func @warp_scans_loop(%n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = memref.alloca() : memref<1xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-note @+2 {{reuses the scratch of this op}}
+      // expected-remark @+1 {{reuse barrier before: block}}
+      coop.scan %b, %one into %one mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xi32>, memref<1xi32>
+    }
+    gpu.return
+  }
+  gpu.func @raking_loop(%n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = memref.alloca() : memref<1xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-remark @+1 {{reuse barrier before: none}}
+      coop.scan %b, %one into %one mode = exclusive op = sum algorithm = raking : !coop.group<block>, memref<1xi32>, memref<1xi32>
+      // expected-remark @+1 {{reuse barrier before: none}}
+      coop.scan %b, %one into %one mode = inclusive op = sum algorithm = raking_memoize : !coop.group<block>, memref<1xi32>, memref<1xi32>
+    }
+    gpu.return
+  }
+  gpu.func @raking_tiles_loop(%n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = memref.alloca() : memref<1xi32>
+    %four = memref.alloca() : memref<4xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-note @+2 {{reuses the scratch of this op}}
+      // expected-remark @+1 {{reuse barrier before: block}}
+      coop.scan %b, %one into %one mode = exclusive op = sum algorithm = raking : !coop.group<block>, memref<1xi32>, memref<1xi32>
+      // expected-note @+2 {{reuses the scratch of this op}}
+      // expected-remark @+1 {{reuse barrier before: block}}
+      coop.scan %b, %four into %four mode = exclusive op = sum algorithm = raking : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    }
+    gpu.return
+  }
+}

@@ -180,8 +180,9 @@ SmallVector<Value> lowering::scratchSlots(Ix ix, SlotMap map,
     position = warpStripedPositions(ix, tile, t.rank);
     step = kWarpThreads;
     break;
+  case SlotMap::rakingGrid:
   case SlotMap::dataDependent:
-    llvm_unreachable("data-dependent slots have no static map");
+    llvm_unreachable("only an exchange's slots have a position map");
   }
   // Where the padding allows, slot i is the first slot plus a constant: one
   // address and immediate offsets, where slots padded one by one stayed

@@ -28,7 +28,8 @@ namespace {
 /// One op's use of scratch that may still be in flight.
 struct PendingUse {
   Operation *op;
-  int64_t begin, end;     // byte range in the function's scratch buffer
+  int64_t slice;          // where the op's slice begins in the buffer
+  int64_t begin, end;     // the bytes in flight
   TileGeometry tile;
   ScratchAccess access;
 
@@ -44,7 +45,7 @@ struct PendingUse {
 bool sameThreadSlots(const PendingUse &earlier, const PendingUse &later) {
   return earlier.access.gather != SlotMap::dataDependent &&
          earlier.access.gather == later.access.scatter &&
-         earlier.tile == later.tile && earlier.begin == later.begin;
+         earlier.tile == later.tile && earlier.slice == later.slice;
 }
 
 /// True when both uses split the slice into the same per-group regions, so a
@@ -52,7 +53,17 @@ bool sameThreadSlots(const PendingUse &earlier, const PendingUse &later) {
 /// orders it.
 bool sameGroupRegions(const PendingUse &a, const PendingUse &b) {
   return a.access.groupLocal && b.access.groupLocal && a.tile == b.tile &&
-         a.begin == b.begin;
+         a.slice == b.slice;
+}
+
+/// `use` narrowed to the elements `range` of its slice.
+PendingUse narrowed(PendingUse use, SliceRange range) {
+  int64_t bytes = use.tile.elementBytes;
+  if (range.begin > 0)
+    use.begin = std::max(use.begin, use.slice + range.begin * bytes);
+  if (range.end < std::numeric_limits<int64_t>::max())
+    use.end = std::min(use.end, use.slice + range.end * bytes);
+  return use;
 }
 
 using State = SmallVector<PendingUse, 4>;
@@ -191,7 +202,7 @@ private:
     auto [it, inserted] = calleeSynchronizes.try_emplace(callee, false);
     if (!inserted)
       return it->second; // also breaks recursion: assume no barrier
-    PendingUse marker{call, 0, 0, {}, {}};
+    PendingUse marker{call, 0, 0, 0, {}, {}};
     Analysis inner;
     inner.calleeSynchronizes = calleeSynchronizes;
     inner.ignoreCollectives = true;
@@ -220,14 +231,21 @@ private:
         return state; // The program owns synchronization of this storage.
     }
 
-    PendingUse use{op, offset.getInt(),
+    PendingUse use{op,
+                   offset.getInt(),
+                   offset.getInt(),
                    offset.getInt() + layout->bytes(geometry->elementBytes),
-                   *geometry, op.getScratchAccess(*geometry)};
+                   *geometry,
+                   op.getScratchAccess(*geometry)};
+    // What follows an internal block barrier is ordered after every earlier
+    // access: only the op's head can race with them.
+    bool internal = use.access.internalBlockBarrier;
+    PendingUse head = internal ? narrowed(use, use.access.head) : use;
     BarrierDecision &decision = decisions[op];
     BarrierKind needed = BarrierKind::none;
     Operation *reused = nullptr;
     for (const PendingUse &earlier : state) {
-      if (earlier.end <= use.begin || use.end <= earlier.begin ||
+      if (earlier.end <= head.begin || head.end <= earlier.begin ||
           sameThreadSlots(earlier, use))
         continue;
       BarrierKind kind = sameGroupRegions(earlier, use) ? BarrierKind::warp
@@ -254,7 +272,7 @@ private:
       return {};
     }
     llvm::erase(state, use);
-    state.push_back(use);
+    state.push_back(internal ? narrowed(use, use.access.tail) : use);
     return state;
   }
 };

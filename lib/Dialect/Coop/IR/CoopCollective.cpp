@@ -74,10 +74,11 @@ static int64_t mapPosition(const TileGeometry &tile, SlotMap map,
     return rank + i * tile.groupSize;
   case SlotMap::warpStriped:
     return lane + i * kWarpThreads;
+  case SlotMap::rakingGrid:
   case SlotMap::dataDependent:
     break;
   }
-  llvm_unreachable("data-dependent slots have no static map");
+  llvm_unreachable("only an exchange's slots have a position map");
 }
 
 int64_t mlir::coop::bankWavefronts(const TileGeometry &tile, SlotMap map,

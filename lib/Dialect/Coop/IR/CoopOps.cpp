@@ -661,8 +661,25 @@ std::optional<ScratchLayout> ScanOp::getScratchLayout(const TileGeometry &tile) 
                        SlotPadding(), 0};
 }
 
-ScratchAccess ScanOp::getScratchAccess(const TileGeometry &) {
-  return {SlotMap::dataDependent, SlotMap::dataDependent, false, true};
+ScratchAccess ScanOp::getScratchAccess(const TileGeometry &tile) {
+  ScratchAccess access{SlotMap::dataDependent, SlotMap::dataDependent, false,
+                       true};
+  if (getBlockAlgorithm() != ScanAlgorithm::warp_scans) {
+    // A thread writes its partial to its own slot of the raking grid, and
+    // after the last barrier reads its prefix from that slot (and the
+    // aggregate after the grid, which the raking threads write only after
+    // the first barrier).
+    access.scatter = access.gather = SlotMap::rakingGrid;
+    return access;
+  }
+  // With a callback, the warps write their aggregates, and after the last
+  // barrier every thread reads only the block prefix after them.
+  int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
+  if (getPrefixCallback() && warps > 1) {
+    access.head = {0, warps};
+    access.tail = {warps, warps + 1};
+  }
+  return access;
 }
 
 void ScanOp::getEffects(

@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -111,9 +112,17 @@ struct ScratchLayout {
 /// An exchange through scratch: thread-to-slot maps of its two phases.
 /// `blocked`: slot rank*ipt + i; `striped`: rank + i*group_size;
 /// `warpStriped`: warp*32*ipt + lane + 32*i (all padded alike, warp-like
-/// groups within their own region). `dataDependent`: slots chosen at run
-/// time (scatter ranks, neighbours, time slices), never provably private.
-enum class SlotMap { blocked, striped, warpStriped, dataDependent };
+/// groups within their own region). `rakingGrid`: the thread's own slot of
+/// CUB's raking grid (a scan's partial and its prefix). `dataDependent`:
+/// slots chosen at run time (scatter ranks, neighbours, time slices), never
+/// provably private.
+enum class SlotMap { blocked, striped, warpStriped, rakingGrid, dataDependent };
+
+/// Elements [begin, end) of an op's scratch slice.
+struct SliceRange {
+  int64_t begin = 0;
+  int64_t end = std::numeric_limits<int64_t>::max();
+};
 
 /// What the barrier analysis needs to know of an op's scratch accesses.
 struct ScratchAccess {
@@ -125,6 +134,11 @@ struct ScratchAccess {
   /// A block barrier between the op's first scratch access and its last,
   /// which orders every earlier access of every thread.
   bool internalBlockBarrier;
+  /// With an internal block barrier: the elements the op accesses before
+  /// its first one (only these can race with an earlier op's accesses) and
+  /// after its last (only these can race with a later op's).
+  SliceRange head = {};
+  SliceRange tail = {};
 };
 
 /// CUB's BlockRakingLayout: one partial per sharing thread in a grid that
