@@ -28,6 +28,7 @@ from cuda.coop._models import (
 __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
            "identity", "prefix_scan_kernel", "reduce_kernel", "reduce_model",
+           "repeated_scan_kernel",
            "running_total_function", "scan_kernel", "scan_model", "shuffle_kernel",
            "shuffle_model", "shuffle_specified"]
 
@@ -323,4 +324,28 @@ def prefix_scan_kernel(ipt: int, mode: str, scan_op: str, algorithm, dtype: str,
             coop.store(block, dst, out, offset=offset)
         if linear_tid() == 0:
             totals[cuda.blockIdx.x] = state[0]
+    return kernel
+
+
+def repeated_scan_kernel(ipt: int, mode: str, algorithm):
+    """Each block loads one tile of an integer src and scans it `reps` times
+    in a loop with exclusive/inclusive sums, each scan's items the previous
+    one's results wrapped to [-3, 4]; dst gets the last items. The scans reuse
+    their scratch from one iteration to the next."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    @cuda.jit
+    def kernel(src, dst, reps):
+        block = coop.this_block()
+        items = coop.ThreadData(ipt)
+        tile = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z * ipt
+        offset = cuda.blockIdx.x * tile
+        coop.load(block, src, items, offset=offset)
+        for _ in range(reps):
+            out = coop.scan(block, items, mode=mode, scan_op="sum", algorithm=algorithm)
+            for i in range(ipt):
+                items[i] = (out[i] & 7) - 3
+        coop.store(block, dst, items, offset=offset)
     return kernel

@@ -232,6 +232,37 @@ def test_scan_with_a_prefix_function_over_many_tiles(algorithm, dtype, block, ip
             assert totals.copy_to_host()[b] == total, (mode, op, b)
 
 
+REPEATED_CONFIGS = (("int32", (512, 1, 1), 4), ("int64", (256, 1, 1), 1),
+                    ("int32", (96, 1, 1), 3), ("int64", (8, 16, 1), 2))
+
+
+@pytest.mark.parametrize("algorithm", cm.SCAN_ALGORITHMS)
+@pytest.mark.parametrize("dtype,block,ipt", REPEATED_CONFIGS, ids=str)
+def test_block_scans_in_a_loop_reuse_their_scratch(algorithm, dtype, block, ipt):
+    """A block scans its tile 16 times in a loop, each scan's items the
+    previous one's results wrapped to [-3, 4]. Raking scans and warp_scans
+    with a prefix function take no reuse barrier between iterations (run
+    under racecheck by test/sanitize.py); every iteration must see the
+    items the previous one wrote."""
+    from numba_cuda_mlir import cuda
+
+    threads, reps = int(np.prod(block)), 16
+    rng = np.random.default_rng(29)
+    for mode in ("exclusive", "inclusive"):
+        values = rng.integers(-3, 5, (GRID, threads * ipt)).astype(dtype)
+        dst = cuda.device_array(values.size, values.dtype)
+        kernel = cm.repeated_scan_kernel(ipt, mode, algorithm)
+        kernel[GRID, block](cuda.to_device(values.reshape(-1)), dst, reps)
+        expected = values.copy()
+        for b in range(GRID):
+            for _ in range(reps):
+                out, _ = cm.scan_model("sum", expected[b], mode == "inclusive",
+                                       cm.identity("sum", dtype))
+                expected[b] = (out & 7) - 3
+        np.testing.assert_array_equal(dst.copy_to_host().reshape(GRID, -1), expected,
+                                      err_msg=mode)
+
+
 @pytest.mark.parametrize("width", (None, 8, 32))
 def test_float16_reductions_and_scans(width):
     """float16 payloads shuffle as 16-bit words; small integers keep sums
