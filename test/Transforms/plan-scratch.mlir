@@ -242,3 +242,18 @@ func.func @no_block_size(%src: memref<?xi32>) {
   coop.load %b, %src into %items algorithm = transpose : !coop.group<block>, memref<?xi32>, memref<4xi32>
   return
 }
+
+// -----
+
+// A raking scan's slice is CUB's raking grid (32 segments of 4 partials,
+// each padded by a slot): a thread's own slot, no exchange, no bank model.
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 640 bytes, aligned to 16}}
+  gpu.func @raking_scan(%items: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // expected-remark @+1 {{scratch slice: offset 0, 640 bytes (160 items)}}
+    coop.scan %b, %items into %items mode = exclusive op = sum algorithm = raking : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}

@@ -28,8 +28,7 @@ std::string phaseWavefronts(const TileGeometry &tile,
 /// G)" for its two phases.
 std::string wavefronts(const TileGeometry &tile, const ScratchAccess &access,
                        const ScratchLayout &layout) {
-  if (access.scatter == SlotMap::dataDependent ||
-      access.gather == SlotMap::dataDependent)
+  if (!isExchangeMap(access.scatter) || !isExchangeMap(access.gather))
     return "";
   ScratchLayout cub = cubExchangeLayout(tile, /*timeSliced=*/false,
                                         /*padPositions=*/false);

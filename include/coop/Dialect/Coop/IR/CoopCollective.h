@@ -118,6 +118,14 @@ struct ScratchLayout {
 /// provably private.
 enum class SlotMap { blocked, striped, warpStriped, rakingGrid, dataDependent };
 
+/// Whether `map` places an exchange's positions (blocked, striped or
+/// warp-striped): only those have slot positions, a bank cost and a layout
+/// to choose.
+inline bool isExchangeMap(SlotMap map) {
+  return map == SlotMap::blocked || map == SlotMap::striped ||
+         map == SlotMap::warpStriped;
+}
+
 /// Elements [begin, end) of an op's scratch slice.
 struct SliceRange {
   int64_t begin = 0;
