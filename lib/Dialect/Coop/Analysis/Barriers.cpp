@@ -261,7 +261,7 @@ private:
     }
     // What is still pending after the op: its own barriers (the reuse
     // barrier before it, the exchange's internal one) order earlier uses.
-    if (decision.before == BarrierKind::block || use.access.internalBlockBarrier)
+    if (decision.before == BarrierKind::block || internal)
       state.clear();
     else if (decision.before == BarrierKind::warp || use.access.groupLocal)
       llvm::erase_if(state, [&](const PendingUse &u) {

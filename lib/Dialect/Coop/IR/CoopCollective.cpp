@@ -180,7 +180,8 @@ ScratchLayout mlir::coop::cubExchangeLayout(const TileGeometry &tile,
 ScratchLayout mlir::coop::exchangeLayout(const TileGeometry &tile,
                                          bool timeSliced,
                                          const ScratchAccess &access) {
-  bool staticMaps = isExchangeMap(access.scatter) && isExchangeMap(access.gather);
+  bool staticMaps =
+      isExchangeMap(access.scatter) && isExchangeMap(access.gather);
   ScratchLayout cub = cubExchangeLayout(tile, timeSliced, !staticMaps);
   if (timeSliced || !staticMaps)
     return cub;
