@@ -17,7 +17,10 @@ GRID = 3
 BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
                  ("int8", (32, 1, 1), 1), ("uint64", (256, 1, 1), 2),
                  ("float32", (8, 16, 1), 8), ("int16", (1024, 1, 1), 1),
-                 ("int32", (16, 2, 2), 3), ("uint32", (40, 1, 1), 2))
+                 ("int32", (16, 2, 2), 3), ("uint32", (40, 1, 1), 2),
+                 # Past four warps, 32-bit integer block scans take the warp prefix by
+                 # redux.sync (signed and unsigned min/max, sums, bitwise operators).
+                 ("int32", (32, 8, 1), 2), ("uint32", (1024, 1, 1), 1))
 WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 1),
                 ("uint16", (96, 1, 1), 3))
 
@@ -199,7 +202,8 @@ def test_scan_with_operator_functions(width, algorithm, dtype, block, ipt):
 TILES = 32
 PREFIX_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
                   ("int64", (1024, 1, 1), 1), ("uint32", (32, 1, 1), 8),
-                  ("float32", (8, 16, 1), 2), ("int16", (40, 1, 1), 3))
+                  ("float32", (8, 16, 1), 2), ("int16", (40, 1, 1), 3),
+                  ("uint32", (256, 1, 1), 2))
 
 
 def _prefix_cases():

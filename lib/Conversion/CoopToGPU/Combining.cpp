@@ -395,6 +395,10 @@ static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
   return std::nullopt;
 }
 
+bool lowering::reducesByRedux(const Combiner &combiner, unsigned sm) {
+  return sm >= 80 && reduxKind(combiner).has_value();
+}
+
 Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                            Value value, Value laneInGroup, int64_t width,
                            Value mask, Value valid, unsigned sm,

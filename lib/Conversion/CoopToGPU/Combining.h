@@ -70,6 +70,11 @@ struct WarpLane {
 WarpLane warpAndLane(OpBuilder &b, Location loc, Value ltid,
                      bool fromLaneId = false);
 
+/// Whether a whole warp's reduction by `combiner` is one redux.sync on a
+/// target of compute capability `sm` (32-bit integer sums, min, max and
+/// bitwise operators from sm_80).
+bool reducesByRedux(const Combiner &combiner, unsigned sm);
+
 /// One shuffle of `value` (any item type, moved as 32-bit pieces).
 /// `offset` is the lane offset (bfly, up) or source lane (idx), an index or
 /// an i32; `mask` (i32) the warp lanes taking part.

@@ -145,7 +145,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
                          partial, direct ? Value() : seed, callback, direct,
-                         withAggregate);
+                         withAggregate, sm);
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
                       partial, seed, initial, callback, withAggregate);
@@ -188,7 +188,7 @@ private:
                              const Combiner &combiner, const TileGeometry &tile,
                              Value scratch, Value ltid, Value partial,
                              Value seed, const PrefixCallback &callback,
-                             bool direct, bool aggregate) {
+                             bool direct, bool aggregate, unsigned sm) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     // The lane from %laneid, as CUB's LaneId(): ptxas then recomputes each
@@ -244,10 +244,19 @@ private:
                   combiner.kind && isa<IntegerType>(combiner.type);
     auto [warpPrefix, total] =
         byWarp ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp,
-                                          lane, warps, aggregate)
+                                          lane, warps, aggregate, sm)
                : combineWarpAggregates(b, loc, combiner, scratch, warp, warps,
                                        /*opaqueWarp=*/bool(callback));
-    Value warpHas = ix.ge(warp, 1);
+    // A masked reduction gives warp 0 the identity as its prefix, exact
+    // for the integer operators redux.sync has: no warp takes a select.
+    Value warpHas = byWarp && reducesByRedux(combiner, sm)
+                        ? Value()
+                        : Value(ix.ge(warp, 1));
+    auto afterWarps = [&](Value combined, Value otherwise) -> Value {
+      return warpHas ? arith::SelectOp::create(b, loc, warpHas, combined,
+                                               otherwise)
+                     : combined;
+    };
     // CUB's ComputeWarpPrefix with an initial value: the seed joins the
     // warp's prefix (warp 0's is the seed alone), then the lanes' prefix
     // joins that. Seeding the lanes' prefix after the warps' selects twice
@@ -260,29 +269,30 @@ private:
     bool seedWarpPrefix = seed && (byWarp || warps <= 8);
     MaybeValue prefix;
     if (direct) {
-      inclusive = arith::SelectOp::create(
-          b, loc, warpHas, combiner.combine(b, loc, warpPrefix, inclusive),
-          inclusive);
+      inclusive = afterWarps(combiner.combine(b, loc, warpPrefix, inclusive),
+                             inclusive);
     } else if (seedWarpPrefix) {
-      Value warpSeed = arith::SelectOp::create(
-          b, loc, warpHas, combiner.combine(b, loc, seed, warpPrefix), seed);
+      Value warpSeed =
+          afterWarps(combiner.combine(b, loc, seed, warpPrefix), seed);
       Value combined = combiner.combine(b, loc, warpSeed, before);
       prefix = {exact ? combined
                       : arith::SelectOp::create(b, loc, laneHas, combined,
                                                 warpSeed),
                 Value()};
     } else {
-      Value withWarp = arith::SelectOp::create(
-          b, loc, warpHas, combiner.combine(b, loc, warpPrefix, before),
-          before);
+      Value withWarp =
+          afterWarps(combiner.combine(b, loc, warpPrefix, before), before);
       // A lane's prefix from the warps before and the lanes before; the
       // first lane of warp 0 has none (the identity, where the lanes' is
-      // exact).
-      prefix = exact ? MaybeValue{withWarp, Value()}
-                     : MaybeValue{arith::SelectOp::create(b, loc, laneHas,
-                                                          withWarp, warpPrefix),
-                                  arith::OrIOp::create(b, loc, laneHas,
-                                                       warpHas)};
+      // exact, or where the warps' is).
+      if (exact) {
+        prefix = {withWarp, Value()};
+      } else {
+        prefix.value = arith::SelectOp::create(b, loc, laneHas, withWarp,
+                                               warpPrefix);
+        if (warpHas)
+          prefix.present = arith::OrIOp::create(b, loc, laneHas, warpHas);
+      }
       if (seed)
         prefix = prefix.seeded(b, loc, combiner, seed);
     }
@@ -346,14 +356,34 @@ private:
   /// select a warp (CUB's thread folds and selects every aggregate: at 8
   /// warps of 64-bit items 14 selects whose predicates ptxas keeps live in
   /// registers across a loop). Floats keep CUB's order of additions.
+  ///
+  /// Where a warp reduces by one redux.sync, the warp's prefix is the
+  /// reduction of the lanes before its warp number (and the total of the
+  /// lanes below `warps`): one redux after the shared load, where the scan
+  /// chains log2(warps) up-shuffles and an index shuffle.
   static std::pair<Value, Value> scanWarpAggregatesByWarp(
       OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
-      Value warp, Value lane, int64_t warps, bool withTotal) {
+      Value warp, Value lane, int64_t warps, bool withTotal, unsigned sm) {
     Ix ix{b, loc};
+    Value full = i32Constant(b, loc, -1);
+    if (reducesByRedux(combiner, sm)) {
+      Value slot = ix.index(
+          arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
+      Value item = memref::LoadOp::create(b, loc, scratch, slot);
+      Value identity = combiner.identity(b, loc);
+      auto reduceLanesBelow = [&](Value bound) {
+        Value counted =
+            arith::SelectOp::create(b, loc, ix.lt(lane, bound), item, identity);
+        return warpReduce(b, loc, combiner, counted, lane, kWarpThreads, full,
+                          Value(), sm, /*everyLane=*/true);
+      };
+      Value total =
+          withTotal ? reduceLanesBelow(ix.c(lane, warps)) : Value();
+      return {reduceLanesBelow(warp), total};
+    }
     int64_t width = llvm::PowerOf2Ceil(warps);
     Value counted = laneWarpAggregate(b, loc, combiner, scratch, lane, warps,
                                       [&] { return ix.lt(lane, warps); });
-    Value full = i32Constant(b, loc, -1);
     Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
                                         ix.rem(lane, width), width, full);
     Value total =

@@ -125,3 +125,62 @@ gpu.module @warp_scans_exclusive_sum {
     gpu.return
   }
 }
+
+// -----
+
+// Past four warps, an integer block scan by warp_scans takes each warp's
+// prefix as one masked redux.sync of the warp aggregates: lane l reads warp
+// l's slot (clamped to the last), lanes at or past the thread's warp take
+// the identity. Warp 0's prefix is then the identity, so no select on the
+// warp number follows, and there is no index shuffle. The block's total,
+// when asked for, is a second redux.sync over the lanes below the warp
+// count. Without a target, the aggregates are scanned by up-shuffles and the
+// prefix is an index shuffle.
+// CHECK-LABEL: gpu.func @block_scan_by_warp_prefix
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// CHECK: gpu.barrier
+// CHECK: %[[SLOT:.*]] = arith.minui %[[LANE]], %c7_i32 : i32
+// CHECK: %[[AT:.*]] = arith.index_cast %[[SLOT]] : i32 to index
+// CHECK: %[[AGG:.*]] = memref.load %{{.*}}[%[[AT]]]
+// CHECK: %[[BEFORE:.*]] = arith.cmpi ult, %[[LANE]], %[[WARP]] : i32
+// CHECK: %[[V:.*]] = arith.select %[[BEFORE]], %[[AGG]], %c0_i32 : i32
+// CHECK: %[[PREFIX:.*]] = nvvm.redux.sync  add %[[V]], %c-1_i32 : i32 -> i32
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK-NOT: arith.cmpi uge, %[[WARP]], %c1_i32
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @block_scan_by_warp_total
+// CHECK: gpu.barrier
+// CHECK: %[[AGG:.*]] = memref.load
+// CHECK: %[[COUNTED:.*]] = arith.cmpi ult, %{{.*}}, %c8_i32 : i32
+// CHECK: %[[ALL:.*]] = arith.select %[[COUNTED]], %[[AGG]], %c-2147483648_i32 : i32
+// CHECK: nvvm.redux.sync  max %[[ALL]], %c-1_i32 : i32 -> i32
+// CHECK: nvvm.redux.sync  max
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK: gpu.return
+// NOSM-LABEL: gpu.func @block_scan_by_warp_prefix
+// NOSM: gpu.barrier
+// NOSM-NOT: nvvm.redux.sync
+// NOSM: nvvm.shfl.sync  idx
+// NOSM-LABEL: gpu.func @block_scan_by_warp_total
+// NOSM: gpu.barrier
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-COUNT-2: nvvm.shfl.sync  idx
+gpu.module @block_scan_by_warp {
+  gpu.func @block_scan_by_warp_prefix(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_by_warp_total(%in: memref<2xi32>, %out: memref<2xi32>, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %b = coop.this_block
+    %t = coop.scan %b, %in into %out mode = inclusive op = max algorithm = warp_scans aggregate : !coop.group<block>, memref<2xi32>, memref<2xi32> -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %t, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
