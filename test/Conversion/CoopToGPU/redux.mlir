@@ -128,14 +128,15 @@ gpu.module @warp_scans_exclusive_sum {
 
 // -----
 
-// Past four warps, an integer block scan by warp_scans takes each warp's
-// prefix as one masked redux.sync of the warp aggregates: lane l reads warp
-// l's slot (clamped to the last), lanes at or past the thread's warp take
-// the identity. Warp 0's prefix is then the identity, so no select on the
-// warp number follows, and there is no index shuffle. The block's total,
-// when asked for, is a second redux.sync over the lanes below the warp
-// count. Without a target, the aggregates are scanned by up-shuffles and the
-// prefix is an index shuffle.
+// A 32-bit integer block scan by warp_scans of two or more whole warps
+// takes each warp's prefix as one masked redux.sync of the warp aggregates:
+// lane l reads warp l's slot (clamped to the last), lanes at or past the
+// thread's warp take the identity. Warp 0's prefix is then the identity, so
+// no select on the warp number follows, and there is no index shuffle. The
+// block's total, when asked for, is a second redux.sync over the lanes below
+// the warp count. Without a target, past four warps the aggregates are
+// scanned by up-shuffles and the prefix is an index shuffle; up to four,
+// every thread folds them (CUB's ApplyWarpAggregates).
 // CHECK-LABEL: gpu.func @block_scan_by_warp_prefix
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
 // CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
@@ -160,6 +161,14 @@ gpu.module @warp_scans_exclusive_sum {
 // CHECK-NOT: nvvm.redux.sync
 // CHECK-NOT: nvvm.shfl.sync  idx
 // CHECK: gpu.return
+// CHECK-LABEL: gpu.func @block_scan_by_warp_two_warps
+// CHECK: gpu.barrier
+// CHECK: arith.minui %{{.*}}, %c1_i32 : i32
+// CHECK: memref.load
+// CHECK: nvvm.redux.sync  max
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-NOT: nvvm.shfl.sync  idx
+// CHECK: gpu.return
 // NOSM-LABEL: gpu.func @block_scan_by_warp_prefix
 // NOSM: gpu.barrier
 // NOSM-NOT: nvvm.redux.sync
@@ -168,6 +177,12 @@ gpu.module @warp_scans_exclusive_sum {
 // NOSM: gpu.barrier
 // NOSM-NOT: nvvm.redux.sync
 // NOSM-COUNT-2: nvvm.shfl.sync  idx
+// NOSM-LABEL: gpu.func @block_scan_by_warp_two_warps
+// NOSM: gpu.barrier
+// NOSM-COUNT-2: memref.load
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-NOT: nvvm.shfl.sync
+// NOSM: gpu.return
 gpu.module @block_scan_by_warp {
   gpu.func @block_scan_by_warp_prefix(%in: memref<2xi32>, %out: memref<2xi32>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -181,6 +196,12 @@ gpu.module @block_scan_by_warp {
     %t = coop.scan %b, %in into %out mode = inclusive op = max algorithm = warp_scans aggregate : !coop.group<block>, memref<2xi32>, memref<2xi32> -> i32
     %c0 = arith.constant 0 : index
     memref.store %t, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+  gpu.func @block_scan_by_warp_two_warps(%in: memref<2xi32>, %out: memref<2xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = max algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
     gpu.return
   }
 }
