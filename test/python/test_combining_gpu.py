@@ -22,7 +22,9 @@ BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
                  # redux.sync (signed and unsigned min/max, sums, bitwise operators).
                  ("int32", (32, 8, 1), 2), ("uint32", (1024, 1, 1), 1))
 WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 1),
-                ("uint16", (96, 1, 1), 3))
+                ("uint16", (96, 1, 1), 3),
+                # 64-bit sums and bitwise operators reduce by redux.sync over pieces.
+                ("int64", (64, 1, 1), 2))
 
 
 def _values(rng, dtype, shape, op):

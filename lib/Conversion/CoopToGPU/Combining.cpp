@@ -373,15 +373,23 @@ Value lowering::threadReduce(OpBuilder &b, Location loc,
 
 /// redux.sync's operation for a 32-bit integer reduction by `combiner`, if
 /// it has one.
+/// The redux.sync that reduces `combiner`'s 32-bit integers, or the 32-bit
+/// pieces of its 64-bit ones (sums and bitwise operators: see
+/// reduceWideByRedux); none for the others.
 static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
-  if (!combiner.kind || !combiner.type.isInteger(32))
+  bool wide = combiner.type.isInteger(64);
+  if (!combiner.kind || !(combiner.type.isInteger(32) || wide))
     return std::nullopt;
   switch (*combiner.kind) {
   case BinaryOp::sum:
     return NVVM::ReduxKind::ADD;
   case BinaryOp::min:
+    if (wide)
+      return std::nullopt;
     return combiner.isUnsigned ? NVVM::ReduxKind::UMIN : NVVM::ReduxKind::MIN;
   case BinaryOp::max:
+    if (wide)
+      return std::nullopt;
     return combiner.isUnsigned ? NVVM::ReduxKind::UMAX : NVVM::ReduxKind::MAX;
   case BinaryOp::bit_and:
     return NVVM::ReduxKind::AND;
@@ -395,6 +403,45 @@ static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
   return std::nullopt;
 }
 
+/// A 64-bit integer reduced by 32-bit redux.syncs (`reduce32`): a bitwise
+/// operator word by word; a sum in pieces of 21, 21 and 22 bits, whose sums
+/// over at most 32 lanes fit 27 bits, recombined modulo 2^64. The reduxes
+/// are independent, where butterflies chain five steps of two shuffles and
+/// a 64-bit add.
+static Value reduceWideByRedux(OpBuilder &b, Location loc,
+                               NVVM::ReduxKind kind, Value value,
+                               llvm::function_ref<Value(Value)> reduce32) {
+  Type i32 = b.getI32Type();
+  Type i64 = b.getI64Type();
+  auto wideConstant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  auto piece = [&](int64_t shift, int64_t bits) -> Value {
+    Value shifted =
+        shift ? Value(arith::ShRUIOp::create(b, loc, value, wideConstant(shift)))
+              : value;
+    if (shift + bits < 64)
+      shifted = arith::AndIOp::create(b, loc, shifted,
+                                      wideConstant((int64_t(1) << bits) - 1));
+    return arith::TruncIOp::create(b, loc, i32, shifted);
+  };
+  auto reducedAt = [&](int64_t shift, int64_t bits) -> Value {
+    Value wide = arith::ExtUIOp::create(b, loc, i64, reduce32(piece(shift, bits)));
+    return shift ? Value(arith::ShLIOp::create(b, loc, wide, wideConstant(shift)))
+                 : wide;
+  };
+  if (kind != NVVM::ReduxKind::ADD) {
+    Value low = reducedAt(0, 32);
+    Value high = reducedAt(32, 32);
+    return arith::OrIOp::create(b, loc, high, low);
+  }
+  Value low = reducedAt(0, 21);
+  Value middle = reducedAt(21, 21);
+  Value high = reducedAt(42, 22);
+  return arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, low, middle), high);
+}
+
 bool lowering::reducesByRedux(const Combiner &combiner, unsigned sm) {
   return sm >= 80 && reduxKind(combiner).has_value();
 }
@@ -406,10 +453,17 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   Ix ix{b, loc};
   // WarpReduceShfl's sm_80 specialization (int and unsigned int sums, min
   // and max of whole logical warps): one redux.sync over the lanes of the
-  // thread's group, which every one of them gets.
+  // thread's group, which every one of them gets (64-bit sums and bitwise
+  // operators: a few, over their 32-bit pieces).
+  // 64-bit pieces only over whole warps: a logical warp's reduxes name
+  // another mask in each group of lanes, and three of them ran at a third
+  // to a quarter of the butterflies' speed (H200, int64 warp_sum loops of
+  // 8 and 16 lanes).
   std::optional<NVVM::ReduxKind> redux = reduxKind(combiner);
+  bool wide = !value.getType().isInteger(32);
   if (sm >= 80 && redux && !valid && width > 1 &&
-      width <= kWarpThreads && llvm::isPowerOf2_64(width)) {
+      width <= kWarpThreads && llvm::isPowerOf2_64(width) &&
+      (!wide || width == kWarpThreads)) {
     Value lanes = mask;
     if (width < kWarpThreads) {
       Type i32 = b.getI32Type();
@@ -424,8 +478,13 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
                       bits.isAllOnes();
       lanes = allLanes ? group : arith::AndIOp::create(b, loc, mask, group);
     }
-    return NVVM::ReduxOp::create(b, loc, value.getType(), value, *redux,
-                                 lanes);
+    auto reduce32 = [&](Value word) -> Value {
+      return NVVM::ReduxOp::create(b, loc, b.getI32Type(), word, *redux,
+                                   lanes);
+    };
+    return value.getType().isInteger(32)
+               ? reduce32(value)
+               : reduceWideByRedux(b, loc, *redux, value, reduce32);
   }
   // A commutative operator over whole groups: butterflies, which leave the
   // aggregate in every lane at no extra cost.

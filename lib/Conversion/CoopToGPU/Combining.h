@@ -70,9 +70,10 @@ struct WarpLane {
 WarpLane warpAndLane(OpBuilder &b, Location loc, Value ltid,
                      bool fromLaneId = false);
 
-/// Whether a whole warp's reduction by `combiner` is one redux.sync on a
-/// target of compute capability `sm` (32-bit integer sums, min, max and
-/// bitwise operators from sm_80).
+/// Whether a whole warp's reduction by `combiner` is made of redux.syncs on
+/// a target of compute capability `sm` (from sm_80: 32-bit integer sums,
+/// min, max and bitwise operators in one; 64-bit sums and bitwise operators
+/// over their 32-bit pieces).
 bool reducesByRedux(const Combiner &combiner, unsigned sm);
 
 /// One shuffle of `value` (any item type, moved as 32-bit pieces).

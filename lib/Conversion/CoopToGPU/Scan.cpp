@@ -242,8 +242,12 @@ private:
     gpu::BarrierOp::create(b, loc);
     // A redux.sync prefix beats CUB's fold from two warps on (H200, int32
     // loops at 128 threads: exclusive_max 1.08 -> 1.18 of CUB, with
-    // prefix_op 0.98 -> 1.03); the shuffled scan only past four.
-    bool byWarp = (warps > 4 || reducesByRedux(combiner, sm)) &&
+    // prefix_op 0.98 -> 1.03); the shuffled scan, and the three reduxes of
+    // a 64-bit sum (int64 at 128 threads: 0.94-0.95 of CUB against
+    // main's 1.02-1.06), only past four.
+    bool oneRedux = reducesByRedux(combiner, sm) &&
+                    combiner.type.isInteger(32);
+    bool byWarp = (warps > 4 || oneRedux) &&
                   lastWarpThreads == kWarpThreads && combiner.kind &&
                   isa<IntegerType>(combiner.type);
     auto [warpPrefix, total] =

@@ -89,7 +89,7 @@ gpu.module @warp_umax {
 
 // -----
 
-// Floats, 64-bit integers and partial tiles keep the butterflies.
+// Floats and partial tiles keep the butterflies (64-bit integers: below).
 // CHECK-LABEL: gpu.func @warp_sum_f32
 // CHECK-NOT: nvvm.redux.sync
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
@@ -202,6 +202,78 @@ gpu.module @block_scan_by_warp {
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = max algorithm = warp_scans : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A 64-bit integer sum of a whole warp: three redux.syncs over pieces of 21,
+// 21 and 22 bits (a piece's sum over 32 lanes fits 27 bits), recombined
+// modulo 2^64; a bitwise operator one a word. max has no 64-bit form:
+// butterflies; nor do logical warps take the pieces (three reduxes a group
+// mask ran slower than butterflies). Without a target, butterflies
+// throughout.
+// CHECK-LABEL: gpu.func @warp_sum_i64
+// CHECK: %[[LOWBITS:.*]] = arith.andi %[[X:.*]], %c2097151_i64 : i64
+// CHECK: %[[LOW:.*]] = arith.trunci %[[LOWBITS]] : i64 to i32
+// CHECK: nvvm.redux.sync  add %[[LOW]], %c-1_i32 : i32 -> i32
+// CHECK: %[[MIDSHIFT:.*]] = arith.shrui %[[X]], %c21_i64 : i64
+// CHECK: %[[MIDBITS:.*]] = arith.andi %[[MIDSHIFT]], %c2097151_i64 : i64
+// CHECK: %[[MID:.*]] = arith.trunci %[[MIDBITS]] : i64 to i32
+// CHECK: nvvm.redux.sync  add %[[MID]], %c-1_i32 : i32 -> i32
+// CHECK: %[[HIGHSHIFT:.*]] = arith.shrui %[[X]], %c42_i64 : i64
+// CHECK: %[[HIGH:.*]] = arith.trunci %[[HIGHSHIFT]] : i64 to i32
+// CHECK: nvvm.redux.sync  add %[[HIGH]], %c-1_i32 : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @warp_xor_i64
+// CHECK-COUNT-2: nvvm.redux.sync  xor
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @warp_max_i64
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-COUNT-10: nvvm.shfl.sync  bfly
+// CHECK-LABEL: gpu.func @logical_warp_sum_i64
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-COUNT-6: nvvm.shfl.sync  bfly
+// CHECK-NOT: nvvm.redux.sync
+// CHECK: gpu.return
+// NOSM-LABEL: gpu.func @warp_sum_i64
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-COUNT-10: nvvm.shfl.sync  bfly
+gpu.module @warp_i64 {
+  gpu.func @warp_sum_i64(%x: i64, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = sum : !coop.group<warp>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
+    gpu.return
+  }
+  gpu.func @warp_xor_i64(%x: i64, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = bit_xor : !coop.group<warp>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
+    gpu.return
+  }
+  gpu.func @warp_max_i64(%x: i64, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = max : !coop.group<warp>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
+    gpu.return
+  }
+  gpu.func @logical_warp_sum_i64(%x: i64, %dst: memref<1xi64>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %r = coop.reduce %l, %x op = sum : !coop.group<threads_within_warp, 8>, i64 -> i64
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi64>
     gpu.return
   }
 }
