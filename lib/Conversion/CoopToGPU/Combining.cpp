@@ -371,8 +371,6 @@ Value lowering::threadReduce(OpBuilder &b, Location loc,
   return result;
 }
 
-/// redux.sync's operation for a 32-bit integer reduction by `combiner`, if
-/// it has one.
 /// The redux.sync that reduces `combiner`'s 32-bit integers, or the 32-bit
 /// pieces of its 64-bit ones (sums and bitwise operators: see
 /// reduceWideByRedux); none for the others.
@@ -453,12 +451,11 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   Ix ix{b, loc};
   // WarpReduceShfl's sm_80 specialization (int and unsigned int sums, min
   // and max of whole logical warps): one redux.sync over the lanes of the
-  // thread's group, which every one of them gets (64-bit sums and bitwise
-  // operators: a few, over their 32-bit pieces).
-  // 64-bit pieces only over whole warps: a logical warp's reduxes name
-  // another mask in each group of lanes, and three of them ran at a third
-  // to a quarter of the butterflies' speed (H200, int64 warp_sum loops of
-  // 8 and 16 lanes).
+  // thread's group, which every one of them gets. 64-bit sums and bitwise
+  // operators take a few, over their 32-bit pieces, in whole warps only: a
+  // logical warp's reduxes name another mask in each group of lanes, and
+  // three of them ran at a quarter to a third of the butterflies' speed
+  // (H200, int64 warp_sum loops of 8 and 16 lanes).
   std::optional<NVVM::ReduxKind> redux = reduxKind(combiner);
   bool wide = !value.getType().isInteger(32);
   if (sm >= 80 && redux && !valid && width > 1 &&

@@ -365,12 +365,13 @@ private:
   /// warps of 64-bit items 14 selects whose predicates ptxas keeps live in
   /// registers across a loop). Floats keep CUB's order of additions.
   ///
-  /// Where a warp reduces by one redux.sync (from two warps on), the
-  /// warp's prefix is the reduction of the lanes before its warp number
-  /// (and the total of the lanes below `warps`): one redux after the shared
-  /// load, where the scan chains log2(warps) up-shuffles and an index
-  /// shuffle (H200, int32 loops: inclusive_sum 256x1 0.96 -> 1.38 of CUB,
-  /// 1024x4 3.6 -> 5.2).
+  /// Where a warp reduces by redux.sync (32-bit operators, from two warps
+  /// on; 64-bit sums and bitwise operators over pieces), the warp's prefix
+  /// is the reduction of the lanes before its warp number (and the total of
+  /// the lanes below `warps`): independent reduxes after the shared load,
+  /// where the scan chains log2(warps) up-shuffles and an index shuffle
+  /// (H200, int32 loops: inclusive_sum 256x1 0.96 -> 1.38 of CUB, 1024x4
+  /// 3.6 -> 5.2; int64 exclusive_sum 256x1 1.19 -> 1.50).
   static std::pair<Value, Value> scanWarpAggregatesByWarp(
       OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
       Value warp, Value lane, int64_t warps, bool withTotal, unsigned sm) {
