@@ -479,9 +479,8 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
       return NVVM::ReduxOp::create(b, loc, b.getI32Type(), word, *redux,
                                    lanes);
     };
-    return value.getType().isInteger(32)
-               ? reduce32(value)
-               : reduceWideByRedux(b, loc, *redux, value, reduce32);
+    return wide ? reduceWideByRedux(b, loc, *redux, value, reduce32)
+                : reduce32(value);
   }
   // A commutative operator over whole groups: butterflies, which leave the
   // aggregate in every lane at no extra cost.

@@ -245,8 +245,8 @@ private:
     // prefix_op 0.98 -> 1.03); the shuffled scan, and the three reduxes of
     // a 64-bit sum (int64 at 128 threads: 0.94-0.95 of CUB against
     // main's 1.02-1.06), only past four.
-    bool oneRedux = reducesByRedux(combiner, sm) &&
-                    combiner.type.isInteger(32);
+    bool redux = reducesByRedux(combiner, sm);
+    bool oneRedux = redux && combiner.type.isInteger(32);
     bool byWarp = (warps > 4 || oneRedux) &&
                   lastWarpThreads == kWarpThreads && combiner.kind &&
                   isa<IntegerType>(combiner.type);
@@ -257,9 +257,7 @@ private:
                                        /*opaqueWarp=*/bool(callback));
     // A masked reduction gives warp 0 the identity as its prefix, exact
     // for the integer operators redux.sync has: no warp takes a select.
-    Value warpHas = byWarp && reducesByRedux(combiner, sm)
-                        ? Value()
-                        : Value(ix.ge(warp, 1));
+    Value warpHas = byWarp && redux ? Value() : Value(ix.ge(warp, 1));
     auto afterWarps = [&](Value combined, Value otherwise) -> Value {
       return warpHas ? arith::SelectOp::create(b, loc, warpHas, combined,
                                                otherwise)
