@@ -118,6 +118,31 @@ AUTO_SYNC = "; loop kernels' block calls: coop.TempStorage(auto_sync=True)"
 RANGE_LOOP = "; loop kernels: for _ in range(reps)"
 
 
+# A cubin's toolkit note names the ptxas that generated its code.
+_PTXAS_NOTE = re.compile(rb"ptxas\0+Cuda compilation tools, release [\d.]+, V([\d.]+)")
+
+
+def ptxas_versions(code: bytes | None) -> set[str]:
+    """The ptxas releases that generated `code`: a cubin (coop's, from the
+    nvJitLink of the machine that runs it) or an executable holding cubins
+    (the reference, from the nvcc that built it)."""
+    return {m.group(1).decode() for m in _PTXAS_NOTE.finditer(code or b"")}
+
+
+def print_code_generators(coop: set[str], cub: set[str]) -> None:
+    """Which ptxas generated each side's code. Releases schedule and allocate
+    differently (13.0's rematerializes the shared window's base inside a loop
+    that 13.5 keeps in a register: float32 sum.warp_reductions 1024x4 loop
+    0.90 of CUB 13.5's speed with the same instructions otherwise), so rows
+    compare code generation only where both sides share one."""
+    ours, theirs = ", ".join(sorted(coop)) or "?", ", ".join(sorted(cub)) or "?"
+    same = coop and coop == cub
+    print(f"code generation: coop's kernels by ptxas {ours} (nvJitLink), CUB's by ptxas "
+          f"{theirs}" + ("" if same else
+                         " -- not the same ptxas: build the reference with the nvcc of "
+                         "the nvJitLink that runs coop's kernels to compare like with like"))
+
+
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:
     """The run's conditions on both sides: this run's cudaMemcpy bandwidth
     beside the reference's own anchor, SM counts and the timing options."""

@@ -72,6 +72,10 @@ attribute on the GPU, ptxas -v with --compile-only; CUB's: cuobjdump --dump-reso
 kernels with link-time code generation (as cuda.jit(lto=True)): Numba hands nvJitLink LTO-IR and
 the kernel's code is generated for the whole program, which allocates registers as nvcc does for
 the reference; --compile-only runs ptxas -v on the PTX nvJitLink generates from that LTO-IR.
+The header names the ptxas release that generated each side's code (coop's: the nvJitLink of
+the machine that runs it; CUB's: the nvcc that built the binary), and warns where they differ:
+releases schedule the same kernel differently, so a fair table builds the reference with the
+nvcc of that nvJitLink's release.
 
 --no-lto builds the kernels with cuda.jit(lto=False), as Numba does by default: nvJitLink then
 compiles Numba's PTX as relocatable code (ptxas -c, as --compile-only does with the option),
@@ -103,8 +107,8 @@ from pathlib import Path
 
 import numpy as np
 from gpu_timing import (ReadOnly, add_lto_option, add_range_loop_option, calibrate, coop_jit,
-                        kernel_ptx, launched_overload, print_run_header, print_summary,
-                        repeat_lines)
+                        kernel_ptx, launched_overload, print_code_generators, print_run_header,
+                        print_summary, ptxas_versions, repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -816,6 +820,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     overload._ensure_kernel_attrs()
     facts["local"] = overload.metadata.get("local_mem_per_thread")
     facts["regs"] = overload.metadata.get("regs_per_thread")
+    facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
     return c, value, ok, facts
 
 
@@ -1023,6 +1028,8 @@ def main(argv=None) -> int:
     cub, cub_bars, cub_out = run_reference(binary, args.directory, args.filters, options)
     rows, memcpy, sms, slept = run_coop(configs, args)
     print_run_header(cub_out, memcpy, sms, slept, args)
+    print_code_generators(set().union(*(facts.get("ptxas", set()) for *_, facts in rows)),
+                          ptxas_versions(binary.read_bytes()))
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     barrier_summary(rows, cub_bars)

@@ -725,7 +725,8 @@ class _FakeCuda:
                 out.data[1] += 1  # a wrong result, which the check must see
         overload = type("Overload", (), {
             "metadata": {"ptx": ".shared .align 16 .b8 s[64];\n.entry k(\n)\n{\nbar.sync 0;\n}\n",
-                         "mlir_module_optimized": "nvvm.barrier0", "local_mem_per_thread": 0},
+                         "mlir_module_optimized": "nvvm.barrier0", "local_mem_per_thread": 0,
+                         "cubin": _toolkit_note("13.0.88")},
             "_ensure_kernel_attrs": lambda self: None})()
         kernel = type("Kernel", (), {
             "_launch_config_overloads": {0: overload},
@@ -734,6 +735,31 @@ class _FakeCuda:
 
     def jit(self, function):  # the sleeping kernel
         return type("Sleep", (), {"__getitem__": lambda self, config: lambda *args: None})()
+
+
+def _toolkit_note(release: str) -> bytes:
+    """The bytes of a cubin's toolkit note, as ptxas `release` writes it, among others."""
+    major_minor = ".".join(release.split(".")[:2])
+    return (b"\x7fELF\0\0NVIDIA Corp\0\0ptxas\0Cuda compilation tools, release "
+            + f"{major_minor}, V{release}".encode() + b"\0Build cuda\0")
+
+
+def test_code_generators_are_read_from_the_toolkit_notes(capsys):
+    """Each side's ptxas release comes from its code's toolkit notes (none: '?'), and the header
+    warns only where the two differ."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from gpu_timing import print_code_generators, ptxas_versions
+
+    binary = b"nvlink\0" + _toolkit_note("13.5.37") + b"\0" * 64 + _toolkit_note("13.0.88")
+    assert ptxas_versions(binary) == {"13.5.37", "13.0.88"}
+    assert ptxas_versions(None) == ptxas_versions(b"no notes") == set()
+    print_code_generators({"13.0.88"}, {"13.0.88"})
+    print_code_generators(set(), {"13.5.37"})
+    same, unknown = capsys.readouterr().out.splitlines()
+    assert same == ("code generation: coop's kernels by ptxas 13.0.88 (nvJitLink), CUB's by "
+                    "ptxas 13.0.88")
+    assert unknown.startswith("code generation: coop's kernels by ptxas ? (nvJitLink), CUB's by "
+                              "ptxas 13.5.37 -- not the same ptxas")
 
 
 @pytest.mark.parametrize("relocatable, auto_sync, range_loop",
@@ -762,6 +788,7 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
          if c.kernel == "tile" else
          "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d OK" % (0.1, 0.01, 5.0, 16))
         for c in configs])
+    (tmp_path / "cub").write_bytes(_toolkit_note("13.5.37") * 2)
     monkeypatch.setattr(bench, "reference_binary", lambda *a, **k: tmp_path / "cub")
     monkeypatch.setattr(bench, "run_reference",
                         lambda *a: (bench.parse_reference(out), {}, out))
@@ -787,6 +814,9 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     assert all(r[10] == "OK/OK" for r in rows if tuple(r[:6]) not in failed)
     assert code == 1 and f"verified: {len(configs) - len(failed)}/{len(configs)}" in table
     assert "tile: worst coop/CUB" in table  # (equal fake times: loop rows have no ns/op)
+    # Which ptxas generated each side's code, and that they differ.
+    assert ("code generation: coop's kernels by ptxas 13.0.88 (nvJitLink), CUB's by ptxas "
+            "13.5.37 -- not the same ptxas") in table
 
 
 def test_compile_scale_runs_both_loops():
