@@ -20,7 +20,10 @@ BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
                  ("int32", (16, 2, 2), 3), ("uint32", (40, 1, 1), 2),
                  # Past four warps, 32-bit integer block scans take the warp prefix by
                  # redux.sync (signed and unsigned min/max, sums, bitwise operators).
-                 ("int32", (32, 8, 1), 2), ("uint32", (1024, 1, 1), 1))
+                 ("int32", (32, 8, 1), 2), ("uint32", (1024, 1, 1), 1),
+                 # 8- and 16-bit integers reduce widened by one redux.sync: signed min and
+                 # max sign-extended, the rest zero-extended (warp prefixes from two warps).
+                 ("int8", (96, 1, 1), 3), ("uint16", (64, 2, 1), 2))
 WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 1),
                 ("uint16", (96, 1, 1), 3),
                 # 64-bit sums and bitwise operators reduce by redux.sync over pieces.

@@ -371,12 +371,15 @@ Value lowering::threadReduce(OpBuilder &b, Location loc,
   return result;
 }
 
-/// The redux.sync that reduces `combiner`'s 32-bit integers, or the 32-bit
-/// pieces of its 64-bit ones (sums and bitwise operators: see
-/// reduceWideByRedux); none for the others.
+/// The redux.sync that reduces `combiner`'s 32-bit integers, its 8- and
+/// 16-bit ones widened (see warpReduce), or the 32-bit pieces of its 64-bit
+/// ones (sums and bitwise operators: see reduceWideByRedux); none for the
+/// others.
 static std::optional<NVVM::ReduxKind> reduxKind(const Combiner &combiner) {
   bool wide = combiner.type.isInteger(64);
-  if (!combiner.kind || !(combiner.type.isInteger(32) || wide))
+  if (!combiner.kind ||
+      !(combiner.type.isInteger(8) || combiner.type.isInteger(16) ||
+        combiner.type.isInteger(32) || wide))
     return std::nullopt;
   switch (*combiner.kind) {
   case BinaryOp::sum:
@@ -457,7 +460,7 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
   // three of them ran at a quarter to a third of the butterflies' speed
   // (H200, int64 warp_sum loops of 8 and 16 lanes).
   std::optional<NVVM::ReduxKind> redux = reduxKind(combiner);
-  bool wide = !value.getType().isInteger(32);
+  bool wide = value.getType().isInteger(64);
   if (sm >= 80 && redux && !valid && width > 1 &&
       width <= kWarpThreads && llvm::isPowerOf2_64(width) &&
       (!wide || width == kWarpThreads)) {
@@ -479,8 +482,21 @@ Value lowering::warpReduce(OpBuilder &b, Location loc, const Combiner &combiner,
       return NVVM::ReduxOp::create(b, loc, b.getI32Type(), word, *redux,
                                    lanes);
     };
-    return wide ? reduceWideByRedux(b, loc, *redux, value, reduce32)
-                : reduce32(value);
+    if (wide)
+      return reduceWideByRedux(b, loc, *redux, value, reduce32);
+    if (value.getType().isInteger(32))
+      return reduce32(value);
+    // An 8- or 16-bit integer is reduced as a 32-bit one, exactly: signed
+    // min and max compare it sign-extended, the rest zero-extended (a sum
+    // over 32 lanes fits, and truncation wraps it as the narrow add would),
+    // where butterflies take five shuffles of a widened word each.
+    bool signedOrder = (*redux == NVVM::ReduxKind::MIN ||
+                        *redux == NVVM::ReduxKind::MAX);
+    Type i32 = b.getI32Type();
+    Value word = signedOrder
+                     ? Value(arith::ExtSIOp::create(b, loc, i32, value))
+                     : Value(arith::ExtUIOp::create(b, loc, i32, value));
+    return arith::TruncIOp::create(b, loc, value.getType(), reduce32(word));
   }
   // A commutative operator over whole groups: butterflies, which leave the
   // aggregate in every lane at no extra cost.

@@ -246,7 +246,7 @@ private:
     // a 64-bit sum (int64 at 128 threads: 0.94-0.95 of CUB against
     // main's 1.02-1.06), only past four.
     bool redux = reducesByRedux(combiner, sm);
-    bool oneRedux = redux && combiner.type.isInteger(32);
+    bool oneRedux = redux && !combiner.type.isInteger(64);
     bool byWarp = (warps > 4 || oneRedux) &&
                   lastWarpThreads == kWarpThreads && combiner.kind &&
                   isa<IntegerType>(combiner.type);

@@ -277,3 +277,70 @@ gpu.module @warp_i64 {
     gpu.return
   }
 }
+
+// -----
+
+// 8- and 16-bit integers reduce as 32-bit ones: one redux.sync of the word
+// widened, truncated back. Signed min and max compare it sign-extended;
+// sums (a sum over 32 lanes fits 32 bits, and truncation wraps it as the
+// narrow add would), unsigned min and max and bitwise operators
+// zero-extended. A block scan's warp prefix takes one from two warps on, as
+// 32-bit integers do. Without a target, butterflies of the widened word.
+// CHECK-LABEL: gpu.func @warp_sum_i8
+// CHECK: %[[WORD:.*]] = arith.extui %arg0 : i8 to i32
+// CHECK: %[[SUM:.*]] = nvvm.redux.sync  add %[[WORD]], %c-1_i32 : i32 -> i32
+// CHECK: arith.trunci %[[SUM]] : i32 to i8
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-LABEL: gpu.func @warp_min_i16
+// CHECK: %[[SIGNED:.*]] = arith.extsi %arg0 : i16 to i32
+// CHECK: %[[MIN:.*]] = nvvm.redux.sync  min %[[SIGNED]], %c-1_i32 : i32 -> i32
+// CHECK: arith.trunci %[[MIN]] : i32 to i16
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-LABEL: gpu.func @logical_warp_umax_i8
+// CHECK: %[[GROUP:.*]] = arith.shli %c255_i32
+// CHECK: %[[UNSIGNED:.*]] = arith.extui %arg0 : i8 to i32
+// CHECK: nvvm.redux.sync  umax %[[UNSIGNED]], %[[GROUP]] : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-LABEL: gpu.func @block_scan_i16_two_warps
+// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK: gpu.barrier
+// CHECK: %[[AGGREGATE:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK: nvvm.redux.sync  add %[[AGGREGATE]], %c-1_i32 : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: gpu.return
+// NOSM-LABEL: gpu.func @warp_sum_i8
+// NOSM-NOT: nvvm.redux.sync
+// NOSM-COUNT-5: nvvm.shfl.sync  bfly
+gpu.module @warp_narrow {
+  gpu.func @warp_sum_i8(%x: i8, %dst: memref<1xi8>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = sum : !coop.group<warp>, i8 -> i8
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi8>
+    gpu.return
+  }
+  gpu.func @warp_min_i16(%x: i16, %dst: memref<1xi16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %r = coop.reduce %w, %x op = min : !coop.group<warp>, i16 -> i16
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi16>
+    gpu.return
+  }
+  gpu.func @logical_warp_umax_i8(%x: i8, %dst: memref<1xi8>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %r = coop.reduce %l, %x op = max unsigned : !coop.group<threads_within_warp, 8>, i8 -> i8
+    %c0 = arith.constant 0 : index
+    memref.store %r, %dst[%c0] : memref<1xi8>
+    gpu.return
+  }
+  gpu.func @block_scan_i16_two_warps(%in: memref<2xi16>, %out: memref<2xi16>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<2xi16>, memref<2xi16>
+    gpu.return
+  }
+}
