@@ -240,11 +240,11 @@ private:
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
     storeIf(b, loc, isLast, inclusive, scratch, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
-    // A redux.sync prefix beats CUB's fold from two warps on (H200, int32
-    // loops at 128 threads: exclusive_max 1.08 -> 1.18 of CUB, with
-    // prefix_op 0.98 -> 1.03); the shuffled scan, and the three reduxes of
-    // a 64-bit sum (int64 at 128 threads: 0.94-0.95 of CUB against
-    // main's 1.02-1.06), only past four.
+    // A one-redux.sync prefix (8- to 32-bit integers) beats CUB's fold from
+    // two warps on (H200, int32 loops at 128 threads: exclusive_max 1.08 ->
+    // 1.18 of CUB, with prefix_op 0.98 -> 1.03); the shuffled scan, and the
+    // three reduxes of a 64-bit sum (int64 at 128 threads: 0.94-0.95 of CUB
+    // against main's 1.02-1.06), only past four.
     bool redux = reducesByRedux(combiner, sm);
     bool oneRedux = redux && !combiner.type.isInteger(64);
     bool byWarp = (warps > 4 || oneRedux) &&
