@@ -100,6 +100,7 @@ import lzma
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -742,6 +743,10 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
               end=" ", flush=True)
         try:
             row = _run_one(c, options, cuda, sms, median_ms, values, pinned, buffers)
+        except KeyboardInterrupt:
+            print(f"stopped: the table has the {number - 1} rows before this one",
+                  file=sys.stderr, flush=True)
+            break
         except Exception as error:  # noqa: BLE001 -- a failed row is reported, the run goes on
             print(f"FAILED: {type(error).__name__}: {str(error)[:2000]}", file=sys.stderr,
                   flush=True)
@@ -1026,15 +1031,22 @@ def main(argv=None) -> int:
     binary = reference_binary(args.directory, args.cub, build=True)
     assert binary is not None
     cub, cub_bars, cub_out = run_reference(binary, args.directory, args.filters, options)
-    rows, memcpy, sms, slept = run_coop(configs, args)
+    # A run stopped by SIGTERM (a time limit) or Ctrl-C still prints the rows it measured.
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        rows, memcpy, sms, slept = run_coop(configs, args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print_run_header(cub_out, memcpy, sms, slept, args)
+    if len(rows) < len(configs):
+        print(f"stopped: {len(rows)} of {len(configs)} configurations measured")
     print_code_generators(set().union(*(facts.get("ptxas", set()) for *_, facts in rows)),
                           ptxas_versions(binary.read_bytes()))
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     barrier_summary(rows, cub_bars)
     checks_failed = report_checks(rows, summary)
-    return 1 if summary["bad"] or checks_failed else 0
+    return 1 if summary["bad"] or checks_failed or len(rows) < len(configs) else 0
 
 
 if __name__ == "__main__":

@@ -762,16 +762,10 @@ def test_code_generators_are_read_from_the_toolkit_notes(capsys):
                               "ptxas 13.5.37 -- not the same ptxas")
 
 
-@pytest.mark.parametrize("relocatable, auto_sync, range_loop",
-                         [(False, False, False), (True, True, True)])
-def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path,
-                                                       relocatable, auto_sync, range_loop):
-    """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
-    family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
-    through run_coop's launches, copies back and sampled checks, and the table reads a
-    reference output; a wrong tile is a FAIL and the exit code 1. With --no-lto the kernels are
-    built with cuda.jit(lto=False), with --auto-sync from the explicit-storage source, with
-    --range-loop repeating in a range loop, and the header says so."""
+def _fake_reduce_scan_run(monkeypatch, tmp_path):
+    """numba_reduce_scan on a fake device (the model's kernels) against a reference output of
+    equal times, over the 128x1 and 256x4 int32 and float32 configurations:
+    (module, fake cuda, configurations)."""
     numba_cuda_mlir = pytest.importorskip("numba_cuda_mlir")
     bench = _numba_reduce_scan()
     fake = _FakeCuda(bench)
@@ -793,6 +787,44 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     monkeypatch.setattr(bench, "run_reference",
                         lambda *a: (bench.parse_reference(out), {}, out))
     monkeypatch.setattr(bench, "configurations", lambda: configs)
+    return bench, fake, configs
+
+
+def test_numba_reduce_scan_stopped_run_prints_its_rows(monkeypatch, capsys, tmp_path):
+    """A run stopped mid-way (SIGTERM from a time limit, or Ctrl-C: KeyboardInterrupt) prints
+    the table of the rows it measured, says it stopped, and fails."""
+    import signal
+
+    bench, fake, configs = _fake_reduce_scan_run(monkeypatch, tmp_path)
+    built = []
+
+    def make_kernel(c, *args, **kwargs):
+        built.append(c)
+        if len(built) == 3:
+            signal.raise_signal(signal.SIGTERM)
+        return fake.kernel(c)
+
+    monkeypatch.setattr(bench, "make_kernel", make_kernel)
+    before = signal.getsignal(signal.SIGTERM)
+    code = bench.main([str(tmp_path), "--grid=5", "--runs=3", "--reps=3"])
+    table = capsys.readouterr().out
+    rows = [line.split() for line in table.splitlines() if line.startswith(("tile ", "loop "))]
+    assert [tuple(r[:6]) for r in rows] == [tuple(map(str, c.key)) for c in configs[:2]]
+    assert f"stopped: 2 of {len(configs)} configurations measured" in table
+    assert code == 1 and signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("relocatable, auto_sync, range_loop",
+                         [(False, False, False), (True, True, True)])
+def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_path,
+                                                       relocatable, auto_sync, range_loop):
+    """main()'s GPU half without a GPU: a fake device whose kernels are the model runs every
+    family (tile and loop, block and logical warps, partial tiles, the persistent prefix grid)
+    through run_coop's launches, copies back and sampled checks, and the table reads a
+    reference output; a wrong tile is a FAIL and the exit code 1. With --no-lto the kernels are
+    built with cuda.jit(lto=False), with --auto-sync from the explicit-storage source, with
+    --range-loop repeating in a range loop, and the header says so."""
+    bench, fake, configs = _fake_reduce_scan_run(monkeypatch, tmp_path)
     built = []
     monkeypatch.setattr(bench, "make_kernel",
                         lambda c, lto=None, auto_sync=False, range_loop=False:
