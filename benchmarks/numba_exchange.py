@@ -62,7 +62,8 @@ from pathlib import Path
 
 import numpy as np
 from gpu_timing import (add_lto_option, add_range_loop_option, calibrate, coop_jit, kernel_ptx,
-                        launched_overload, print_run_header, print_summary, repeat_lines)
+                        launched_overload, print_code_generators, print_run_header,
+                        print_summary, ptxas_versions, repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
@@ -484,6 +485,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
                            str(overload.metadata.get("mlir_module_optimized", "")))
         overload._ensure_kernel_attrs()
         facts["local"] = overload.metadata.get("local_mem_per_thread")
+        facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
         rows.append((c, value, ok, facts))
     return rows, memcpy, sms, slept
 
@@ -601,6 +603,8 @@ def main(argv=None) -> int:
     cub, cub_bars, cub_out = run_reference(args.directory, args.filters, options)
     rows, memcpy, sms, slept = run_coop(configs, args)
     print_run_header(cub_out, memcpy, sms, slept, args)
+    print_code_generators(set().union(*(facts.get("ptxas", set()) for *_, facts in rows)),
+                          ptxas_versions((args.directory / "cub_exchange").read_bytes()))
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     checks_failed = report_checks(rows, summary)
