@@ -140,7 +140,8 @@ def print_code_generators(coop: set[str], cub: set[str]) -> None:
     print(f"code generation: coop's kernels by ptxas {ours} (nvJitLink), CUB's by ptxas "
           f"{theirs}" + ("" if same else
                          " -- not the same ptxas: build the reference with the nvcc of "
-                         "the nvJitLink that runs coop's kernels to compare like with like"))
+                         "that release (benchmarks/reference/cuda_release.sh) to compare "
+                         "like with like"))
 
 
 def print_run_header(cub_out: str, memcpy: float, sms: int, slept: float, args) -> None:

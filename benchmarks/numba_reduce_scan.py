@@ -75,7 +75,9 @@ the reference; --compile-only runs ptxas -v on the PTX nvJitLink generates from 
 The header names the ptxas release that generated each side's code (coop's: the nvJitLink of
 the machine that runs it; CUB's: the nvcc that built the binary), and warns where they differ:
 releases schedule the same kernel differently, so a fair table builds the reference with the
-nvcc of that nvJitLink's release.
+nvcc of that nvJitLink's release (the H200's is 13.0.88: `bash
+benchmarks/reference/cuda_release.sh 13.0 /tmp/cuda-13.0`, then this script with
+/tmp/cuda-13.0/bin first on PATH builds DIR's reference with it).
 
 --no-lto builds the kernels with cuda.jit(lto=False), as Numba does by default: nvJitLink then
 compiles Numba's PTX as relocatable code (ptxas -c, as --compile-only does with the option),
