@@ -129,12 +129,15 @@ def ptxas_versions(code: bytes | None) -> set[str]:
     return {m.group(1).decode() for m in _PTXAS_NOTE.finditer(code or b"")}
 
 
-def print_code_generators(coop: set[str], cub: set[str]) -> None:
-    """Which ptxas generated each side's code. Releases schedule and allocate
+def print_code_generators(rows, reference) -> None:
+    """Which ptxas generated each side's code: the rows' kernels (their facts'
+    "ptxas") and the reference binary (a Path). Releases schedule and allocate
     differently (13.0's rematerializes the shared window's base inside a loop
     that 13.5 keeps in a register: float32 sum.warp_reductions 1024x4 loop
     0.90 of CUB 13.5's speed with the same instructions otherwise), so rows
     compare code generation only where both sides share one."""
+    coop = set().union(*(facts.get("ptxas", set()) for *_, facts in rows))
+    cub = ptxas_versions(reference.read_bytes())
     ours, theirs = ", ".join(sorted(coop)) or "?", ", ".join(sorted(cub)) or "?"
     same = coop and coop == cub
     print(f"code generation: coop's kernels by ptxas {ours} (nvJitLink), CUB's by ptxas "

@@ -603,8 +603,7 @@ def main(argv=None) -> int:
     cub, cub_bars, cub_out = run_reference(args.directory, args.filters, options)
     rows, memcpy, sms, slept = run_coop(configs, args)
     print_run_header(cub_out, memcpy, sms, slept, args)
-    print_code_generators(set().union(*(facts.get("ptxas", set()) for *_, facts in rows)),
-                          ptxas_versions((args.directory / "cub_exchange").read_bytes()))
+    print_code_generators(rows, args.directory / "cub_exchange")
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     checks_failed = report_checks(rows, summary)

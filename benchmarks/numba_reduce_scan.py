@@ -1042,8 +1042,7 @@ def main(argv=None) -> int:
     print_run_header(cub_out, memcpy, sms, slept, args)
     if len(rows) < len(configs):
         print(f"stopped: {len(rows)} of {len(configs)} configurations measured")
-    print_code_generators(set().union(*(facts.get("ptxas", set()) for *_, facts in rows)),
-                          ptxas_versions(binary.read_bytes()))
+    print_code_generators(rows, binary)
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     barrier_summary(rows, cub_bars)

@@ -744,7 +744,7 @@ def _toolkit_note(release: str) -> bytes:
             + f"{major_minor}, V{release}".encode() + b"\0Build cuda\0")
 
 
-def test_code_generators_are_read_from_the_toolkit_notes(capsys):
+def test_code_generators_are_read_from_the_toolkit_notes(capsys, tmp_path):
     """Each side's ptxas release comes from its code's toolkit notes (none: '?'), and the header
     warns only where the two differ."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -753,8 +753,10 @@ def test_code_generators_are_read_from_the_toolkit_notes(capsys):
     binary = b"nvlink\0" + _toolkit_note("13.5.37") + b"\0" * 64 + _toolkit_note("13.0.88")
     assert ptxas_versions(binary) == {"13.5.37", "13.0.88"}
     assert ptxas_versions(None) == ptxas_versions(b"no notes") == set()
-    print_code_generators({"13.0.88"}, {"13.0.88"})
-    print_code_generators(set(), {"13.5.37"})
+    (tmp_path / "cub130").write_bytes(_toolkit_note("13.0.88"))
+    (tmp_path / "cub135").write_bytes(_toolkit_note("13.5.37"))
+    print_code_generators([(None, 1.0, True, {"ptxas": {"13.0.88"}})], tmp_path / "cub130")
+    print_code_generators([(None, None, False, {})], tmp_path / "cub135")
     same, unknown = capsys.readouterr().out.splitlines()
     assert same == ("code generation: coop's kernels by ptxas 13.0.88 (nvJitLink), CUB's by "
                     "ptxas 13.0.88")
