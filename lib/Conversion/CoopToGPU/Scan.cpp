@@ -268,11 +268,15 @@ private:
     // joins that. Seeding the lanes' prefix after the warps' selects twice
     // more (float64 exclusive_sum at 256x4: 91 -> 84 instructions an
     // iteration, CUB's count; 0.946 -> 1.006 of CUB's loop). Not where a
-    // thread selects its warp's prefix among more than 8 aggregates, a
-    // predicate each, live across a kernel's loop: ptxas then kept them in
-    // more registers (float32 exclusive_sum 512x4: 35 -> 44, 0.996 -> 0.933
-    // of CUB; 1024x1: 32 -> 33, 1.20 -> 1.02).
-    bool seedWarpPrefix = seed && (byWarp || warps <= 8);
+    // thread selects its warp's prefix among more than 8 aggregates of 32
+    // bits or fewer, a predicate each, live across a kernel's loop: ptxas
+    // then kept them in more registers (float32 exclusive_sum 512x4: 35 ->
+    // 44, 0.996 -> 0.933 of CUB; 1024x1: 32 -> 33, 1.20 -> 1.02). 64-bit
+    // aggregates gain there too (float64 exclusive_sum 1024x1 0.968 ->
+    // 0.982, 512x4 1.028 -> 1.061; H200, session 23's tables).
+    bool wide = combiner.type.isIntOrFloat() &&
+                combiner.type.getIntOrFloatBitWidth() > 32;
+    bool seedWarpPrefix = seed && (byWarp || warps <= 8 || wide);
     MaybeValue prefix;
     if (direct) {
       inclusive = afterWarps(combiner.combine(b, loc, warpPrefix, inclusive),

@@ -1091,8 +1091,9 @@ gpu.module @block_scan_warp_scans_lane {
 
 // A seeded block scan by warp_scans (an exclusive sum's seed is 0) seeds the
 // warp's prefix, warp 0's being the seed alone, and the lanes' prefix joins
-// that (CUB's ComputeWarpPrefix with an initial value). Past 8 warps the
-// lanes' prefix joins the warp's first and the seed comes last.
+// that (CUB's ComputeWarpPrefix with an initial value), at 512 threads too
+// for 64-bit items. Past 8 warps of items of 32 bits or fewer the lanes'
+// prefix joins the warp's first and the seed comes last.
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_256
 // CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
 // CHECK: gpu.barrier
@@ -1104,18 +1105,29 @@ gpu.module @block_scan_warp_scans_lane {
 // CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[WARPSEED]], %{{.*}} : f64
 // CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[JOINED]], %[[WARPSEED]] : f64
 // CHECK-NEXT: memref.store %[[PREFIX]]
-// CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512_f64
 // CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
 // CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
 // CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
-// CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[PICK]], %{{.*}} : f64
-// CHECK-NEXT: %[[WITHWARP:.*]] = arith.select %[[WARPS]], %[[JOINED]], %{{.*}} : f64
-// CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[WITHWARP]], %[[PICK]] : f64
+// CHECK-NEXT: %[[SEEDED:.*]] = arith.addf %[[ZERO:.*]], %[[PICK]] : f64
+// CHECK-NEXT: %[[WARPSEED:.*]] = arith.select %[[WARPS]], %[[SEEDED]], %[[ZERO]] : f64
+// CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[WARPSEED]], %{{.*}} : f64
+// CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[JOINED]], %[[WARPSEED]] : f64
+// CHECK-NEXT: memref.store %[[PREFIX]]
+// CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512_f32
+// CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
+// CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
+// CHECK-NEXT: %[[JOINED:.*]] = arith.addf %[[PICK]], %{{.*}} : f32
+// CHECK-NEXT: %[[WITHWARP:.*]] = arith.select %[[WARPS]], %[[JOINED]], %{{.*}} : f32
+// CHECK-NEXT: %[[PREFIX:.*]] = arith.select %[[LANES]], %[[WITHWARP]], %[[PICK]] : f32
 // CHECK-NEXT: %[[HAS:.*]] = arith.ori %[[LANES]], %[[WARPS]] : i1
-// CHECK-NEXT: %[[SEEDED:.*]] = arith.addf %[[ZERO:.*]], %[[PREFIX]] : f64
-// CHECK-NEXT: %[[RESULT:.*]] = arith.select %[[HAS]], %[[SEEDED]], %[[ZERO]] : f64
+// CHECK-NEXT: %[[SEEDED:.*]] = arith.addf %[[ZERO:.*]], %[[PREFIX]] : f32
+// CHECK-NEXT: %[[RESULT:.*]] = arith.select %[[HAS]], %[[SEEDED]], %[[ZERO]] : f32
 // CHECK-NEXT: memref.store %[[RESULT]]
 gpu.module @block_scan_warp_scans_seed {
   gpu.func @block_scan_warp_scans_seed_256(%in: memref<1xf64>, %out: memref<1xf64>) kernel
@@ -1124,10 +1136,16 @@ gpu.module @block_scan_warp_scans_seed {
     coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf64>, memref<1xf64>
     gpu.return
   }
-  gpu.func @block_scan_warp_scans_seed_512(%in: memref<1xf64>, %out: memref<1xf64>) kernel
+  gpu.func @block_scan_warp_scans_seed_512_f64(%in: memref<1xf64>, %out: memref<1xf64>) kernel
       attributes {known_block_size = array<i32: 512, 1, 1>} {
     %b = coop.this_block
     coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf64>, memref<1xf64>
+    gpu.return
+  }
+  gpu.func @block_scan_warp_scans_seed_512_f32(%in: memref<1xf32>, %out: memref<1xf32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = exclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<1xf32>, memref<1xf32>
     gpu.return
   }
 }
