@@ -147,6 +147,45 @@ gpu.module @m {
 
 // -----
 
+// A view with a dynamic offset (Numba's arrays): the thread's first index
+// passes through an opaque volatile move made after the thread's rank, the
+// other items add their constant distance to it, so that NVVM adds the
+// view's offset to a thread's index last (ptxas then keeps the offset in a
+// uniform register). A store after the load takes a move of its own.
+// CHECK-LABEL: gpu.func @striped_dynamic_offset
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[FIRST:.*]] = arith.addi %[[OFF:.*]], %[[T]] : index
+// CHECK: %[[WORD:.*]] = arith.index_castui %[[FIRST]] : index to i64
+// CHECK: %[[MOVED:.*]] = llvm.inline_asm has_side_effects "mov.b64 $0, $1;", "=l,l" %[[WORD]] : (i64) -> i64
+// CHECK: %[[I0:.*]] = arith.index_castui %[[MOVED]] : i64 to index
+// CHECK: memref.load %[[SRC:.*]][%[[I0]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK: %[[I1:.*]] = arith.addi %[[I0]], %c64 : index
+// CHECK: memref.load %[[SRC]][%[[I1]]] : memref<?xf32, strided<[1], offset: ?>>
+// CHECK: llvm.inline_asm has_side_effects "mov.b64 $0, $1;"
+// CHECK: memref.store
+// CHECK-LABEL: gpu.func @striped_static_offset
+// CHECK-NOT: llvm.inline_asm
+// CHECK: gpu.return
+gpu.module @dynamic_offset {
+  gpu.func @striped_dynamic_offset(%src: memref<?xf32, strided<[1], offset: ?>>, %dst: memref<?xf32, strided<[1], offset: ?>>, %off: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xf32>
+    coop.load %b, %src[%off] into %items algorithm = striped : !coop.group<block>, memref<?xf32, strided<[1], offset: ?>>, memref<2xf32>
+    coop.store %b, %items into %dst[%off] algorithm = striped : !coop.group<block>, memref<2xf32>, memref<?xf32, strided<[1], offset: ?>>
+    gpu.return
+  }
+  gpu.func @striped_static_offset(%src: memref<?xf32>, %off: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %items = memref.alloca() : memref<2xf32>
+    coop.load %b, %src[%off] into %items algorithm = striped : !coop.group<block>, memref<?xf32>, memref<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Vectorize: a run-time check (unit stride, tile start aligned to the
 // vector) picks 16-byte vector stores, or the direct stores.
 // CHECK-LABEL: gpu.func @vectorize
