@@ -329,10 +329,12 @@ static std::optional<int64_t> constantDistance(Value from, Value to) {
 /// thread: 0.93 -> 0.99 of CUB). The move is volatile so that a load's and
 /// a store's of one index stay two: as one value it lived across a kernel's
 /// loop between them (float64 `sum.warp_reductions` loop at 256x8: 32 -> 38
-/// registers).
+/// registers). The positions it computes to find the distances are left in
+/// `positions` (empty: not computed) for the caller.
 using ItemIndexFn = std::function<Value(int64_t i, Value pos)>;
 static ItemIndexFn itemIndex(OpBuilder &b, Location loc, Value memory,
-                             Value base, int64_t n, const IndexFn &position) {
+                             Value base, int64_t n, const IndexFn &position,
+                             SmallVectorImpl<Value> &positions) {
   Ix ix{b, loc};
   ItemIndexFn plain = [=](int64_t, Value pos) mutable {
     return ix.add(base, pos);
@@ -343,17 +345,18 @@ static ItemIndexFn itemIndex(OpBuilder &b, Location loc, Value memory,
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       !ShapedType::isDynamic(offset))
     return plain;
-  Value firstPosition = position(0);
+  if (positions.empty())
+    for (int64_t i = 0; i < n; ++i)
+      positions.push_back(position(i));
   SmallVector<int64_t> distances;
-  for (int64_t i = 0; i < n; ++i) {
-    std::optional<int64_t> distance =
-        constantDistance(firstPosition, position(i));
+  for (Value pos : positions) {
+    std::optional<int64_t> distance = constantDistance(positions[0], pos);
     if (!distance)
       return plain;
     distances.push_back(*distance);
   }
   Value word = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
-                                            ix.add(base, firstPosition));
+                                            ix.add(base, positions[0]));
   Value first = arith::IndexCastUIOp::create(
       b, loc, b.getIndexType(),
       inlinePtx(b, loc, b.getI64Type(), ValueRange{word}, "mov.b64 $0, $1;",
@@ -464,7 +467,7 @@ SmallVector<Value> lowering::readItems(OpBuilder &b, Location loc,
       address = itemAddress(at, loc, memory, index);
     return loadNonCoherent(at, loc, element, address, 1).front();
   };
-  ItemIndexFn indexOf = itemIndex(b, loc, memory, base, n, position);
+  ItemIndexFn indexOf = itemIndex(b, loc, memory, base, n, position, positions);
   SmallVector<Value> items;
   for (int64_t i = 0; i < n; ++i) {
     Value pos = positions.empty() ? position(i) : positions[i];
@@ -509,9 +512,11 @@ void lowering::writeItems(OpBuilder &b, Location loc, Value memory, Value base,
   std::optional<ValidCount> count;
   if (valid)
     count = validCount(b, loc, valid);
-  ItemIndexFn indexOf = itemIndex(b, loc, memory, base, items.size(), position);
+  SmallVector<Value> positions;
+  ItemIndexFn indexOf =
+      itemIndex(b, loc, memory, base, items.size(), position, positions);
   for (auto [i, item] : llvm::enumerate(items)) {
-    Value pos = position(i);
+    Value pos = positions.empty() ? position(i) : positions[i];
     Value index = indexOf(i, pos);
     if (!valid) {
       memref::StoreOp::create(b, loc, item, memory, index);
