@@ -250,11 +250,23 @@ private:
     bool byWarp = (warps > 4 || oneRedux) &&
                   lastWarpThreads == kWarpThreads && combiner.kind &&
                   isa<IntegerType>(combiner.type);
+    bool wide = combiner.type.isIntOrFloat() &&
+                combiner.type.getIntOrFloatBitWidth() > 32;
+    // Sixteen 64-bit aggregates: ptxas reads them by LDS.128, three in
+    // flight (12 registers) beside the thread's items, past the 32 registers
+    // that keep 4 blocks of 512 threads on an SM (float64 inclusive_sum
+    // 512x4 tile: 38 registers, 0.969 of CUB). Read one at a time, as CUB's
+    // fold does, it takes 32 (1.034; the 512x8 loop 44 -> 40, 1.047 ->
+    // 1.109). Not at 32 warps, where the chain of dependent reads is twice
+    // as long (float64 exclusive_sum 1024x4 loop 1.030 -> 0.934), nor at 8
+    // or fewer (128- and 256-thread loops 0.95-0.97 of main's speed).
+    bool ordered = warps == 16 && combiner.type.isIntOrFloat() &&
+                   combiner.type.getIntOrFloatBitWidth() == 64;
     auto [warpPrefix, total] =
         byWarp ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp,
                                           lane, warps, aggregate, sm)
                : combineWarpAggregates(b, loc, combiner, scratch, warp, warps,
-                                       /*opaqueWarp=*/bool(callback));
+                                       /*opaqueWarp=*/bool(callback), ordered);
     // A masked reduction gives warp 0 the identity as its prefix, exact
     // for the integer operators redux.sync has: no warp takes a select.
     Value warpHas = byWarp && redux ? Value() : Value(ix.ge(warp, 1));
@@ -274,8 +286,6 @@ private:
     // 44, 0.996 -> 0.933 of CUB; 1024x1: 32 -> 33, 1.20 -> 1.02). 64-bit
     // aggregates gain there too (float64 exclusive_sum 1024x1 0.968 ->
     // 0.982, 512x4 1.028 -> 1.061; H200, session 23's tables).
-    bool wide = combiner.type.isIntOrFloat() &&
-                combiner.type.getIntOrFloatBitWidth() > 32;
     bool seedWarpPrefix = seed && (byWarp || warps <= 8 || wide);
     MaybeValue prefix;
     if (direct) {
@@ -324,22 +334,44 @@ private:
   /// every aggregate, folds them in warp order and selects those before its
   /// warp. (warp prefix, block aggregate); warp 0's prefix is unspecified.
   /// `opaqueWarp`: the selects' compares read an opaque copy of `warp`.
+  /// `ordered`: the aggregates are read one at a time, in warp order.
   static std::pair<Value, Value> combineWarpAggregates(
       OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
-      Value warp, int64_t warps, bool opaqueWarp) {
+      Value warp, int64_t warps, bool opaqueWarp, bool ordered) {
     Ix ix{b, loc};
     if (opaqueWarp && warps > 2)
       warp = opaqueCopy(b, loc, warp);
-    Value total = memref::LoadOp::create(b, loc, scratch, ix.c(0));
+    auto read = [&](int64_t w) {
+      return ordered ? readSharedInOrder(b, loc, scratch, ix.c(w))
+                     : Value(memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+    };
+    Value total = read(0);
     Value warpPrefix = total;
     for (int64_t w = 1; w < warps; ++w) {
       if (w > 1)
         warpPrefix =
             arith::SelectOp::create(b, loc, ix.eq(warp, w), total, warpPrefix);
-      total = combiner.combine(
-          b, loc, total, memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+      total = combiner.combine(b, loc, total, read(w));
     }
     return {warpPrefix, total};
+  }
+
+  /// `memory[index]` (a shared memref of 32- or 64-bit integers or floats)
+  /// by a volatile `ld.volatile.shared`: the asm stays below the barrier
+  /// before it, and ptxas neither merges the read with its neighbours nor
+  /// moves it above the reads before it.
+  static Value readSharedInOrder(OpBuilder &b, Location loc, Value memory,
+                                 Value index) {
+    Type element = cast<MemRefType>(memory.getType()).getElementType();
+    unsigned bits = element.getIntOrFloatBitWidth();
+    Type word = b.getIntegerType(bits);
+    Value read = inlinePtx(
+        b, loc, word, ValueRange{itemAddress(b, loc, memory, index)},
+        "ld.volatile.shared.b" + Twine(bits) + " $0, [$1];",
+        Twine(bits == 64 ? "=l" : "=r") + ",l", /*isVolatile=*/true);
+    return word == element
+               ? read
+               : Value(arith::BitcastOp::create(b, loc, element, read));
   }
 
   /// `value` (an i32) through a volatile asm where it is built, so that

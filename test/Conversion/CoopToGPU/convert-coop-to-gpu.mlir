@@ -1132,10 +1132,12 @@ gpu.module @block_scan_warp_scans_lane {
 // warp's prefix, warp 0's being the seed alone, and the lanes' prefix joins
 // that (CUB's ComputeWarpPrefix with an initial value), at 512 threads too
 // for 64-bit items. Past 8 warps of items of 32 bits or fewer the lanes'
-// prefix joins the warp's first and the seed comes last.
+// prefix joins the warp's first and the seed comes last. Sixteen 64-bit
+// warp aggregates are read one at a time, in order (ld.volatile.shared).
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_256
 // CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
 // CHECK: gpu.barrier
+// CHECK-NOT: ld.volatile.shared
 // CHECK: arith.cmpi eq, %{{.*}}, %c7_i32
 // CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
 // CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
@@ -1147,6 +1149,9 @@ gpu.module @block_scan_warp_scans_lane {
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512_f64
 // CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
 // CHECK: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK-COUNT-15: llvm.inline_asm has_side_effects "ld.volatile.shared.b64 $0, [$1];", "=l,l"
+// CHECK-NOT: memref.load
 // CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
 // CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
 // CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
@@ -1158,6 +1163,7 @@ gpu.module @block_scan_warp_scans_lane {
 // CHECK-LABEL: gpu.func @block_scan_warp_scans_seed_512_f32
 // CHECK: %[[LANES:.*]] = arith.cmpi uge, %[[LANE:.*]], %c1_i32 : i32
 // CHECK: gpu.barrier
+// CHECK-NOT: ld.volatile.shared
 // CHECK: arith.cmpi eq, %{{.*}}, %c15_i32
 // CHECK-NEXT: %[[PICK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: %[[WARPS:.*]] = arith.cmpi uge, %[[WARP:.*]], %c1_i32 : i32
