@@ -23,7 +23,9 @@ BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (96, 1, 1), 3),
                  ("int32", (32, 8, 1), 2), ("uint32", (1024, 1, 1), 1),
                  # 8- and 16-bit integers reduce widened by one redux.sync: signed min and
                  # max sign-extended, the rest zero-extended (warp prefixes from two warps).
-                 ("int8", (96, 1, 1), 3), ("uint16", (64, 2, 1), 2))
+                 ("int8", (96, 1, 1), 3), ("uint16", (64, 2, 1), 2),
+                 # Sixteen 64-bit warp aggregates: warp_scans reads them one at a time.
+                 ("float64", (16, 32, 1), 2))
 WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 1),
                 ("uint16", (96, 1, 1), 3),
                 # 64-bit sums and bitwise operators reduce by redux.sync over pieces.

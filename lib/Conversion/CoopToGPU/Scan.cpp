@@ -250,8 +250,6 @@ private:
     bool byWarp = (warps > 4 || oneRedux) &&
                   lastWarpThreads == kWarpThreads && combiner.kind &&
                   isa<IntegerType>(combiner.type);
-    bool wide = combiner.type.isIntOrFloat() &&
-                combiner.type.getIntOrFloatBitWidth() > 32;
     // Sixteen 64-bit aggregates: ptxas reads them by LDS.128, three in
     // flight (12 registers) beside the thread's items, past the 32 registers
     // that keep 4 blocks of 512 threads on an SM (float64 inclusive_sum
@@ -286,6 +284,8 @@ private:
     // 44, 0.996 -> 0.933 of CUB; 1024x1: 32 -> 33, 1.20 -> 1.02). 64-bit
     // aggregates gain there too (float64 exclusive_sum 1024x1 0.968 ->
     // 0.982, 512x4 1.028 -> 1.061; H200, session 23's tables).
+    bool wide = combiner.type.isIntOrFloat() &&
+                combiner.type.getIntOrFloatBitWidth() > 32;
     bool seedWarpPrefix = seed && (byWarp || warps <= 8 || wide);
     MaybeValue prefix;
     if (direct) {
