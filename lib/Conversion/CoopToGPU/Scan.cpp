@@ -334,7 +334,10 @@ private:
   /// every aggregate, folds them in warp order and selects those before its
   /// warp. (warp prefix, block aggregate); warp 0's prefix is unspecified.
   /// `opaqueWarp`: the selects' compares read an opaque copy of `warp`.
-  /// `ordered`: the aggregates are read one at a time, in warp order.
+  /// `ordered`: the aggregates are read one at a time, in warp order, each
+  /// by `ld.volatile.shared` in a volatile asm: the asm stays below the
+  /// barrier before it, and ptxas neither merges the reads nor reorders
+  /// them.
   static std::pair<Value, Value> combineWarpAggregates(
       OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
       Value warp, int64_t warps, bool opaqueWarp, bool ordered) {
@@ -342,8 +345,12 @@ private:
     if (opaqueWarp && warps > 2)
       warp = opaqueCopy(b, loc, warp);
     auto read = [&](int64_t w) {
-      return ordered ? readSharedInOrder(b, loc, scratch, ix.c(w))
-                     : Value(memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+      if (!ordered)
+        return Value(memref::LoadOp::create(b, loc, scratch, ix.c(w)));
+      return loadByPtx(b, loc, combiner.type,
+                       itemAddress(b, loc, scratch, ix.c(w)), 1,
+                       "ld.volatile.shared", /*isVolatile=*/true)
+          .front();
     };
     Value total = read(0);
     Value warpPrefix = total;
@@ -354,24 +361,6 @@ private:
       total = combiner.combine(b, loc, total, read(w));
     }
     return {warpPrefix, total};
-  }
-
-  /// `memory[index]` (a shared memref of 32- or 64-bit integers or floats)
-  /// by a volatile `ld.volatile.shared`: the asm stays below the barrier
-  /// before it, and ptxas neither merges the read with its neighbours nor
-  /// moves it above the reads before it.
-  static Value readSharedInOrder(OpBuilder &b, Location loc, Value memory,
-                                 Value index) {
-    Type element = cast<MemRefType>(memory.getType()).getElementType();
-    unsigned bits = element.getIntOrFloatBitWidth();
-    Type word = b.getIntegerType(bits);
-    Value read = inlinePtx(
-        b, loc, word, ValueRange{itemAddress(b, loc, memory, index)},
-        "ld.volatile.shared.b" + Twine(bits) + " $0, [$1];",
-        Twine(bits == 64 ? "=l" : "=r") + ",l", /*isVolatile=*/true);
-    return word == element
-               ? read
-               : Value(arith::BitcastOp::create(b, loc, element, read));
   }
 
   /// `value` (an i32) through a volatile asm where it is built, so that

@@ -267,6 +267,14 @@ Value lowering::itemAddress(OpBuilder &b, Location loc, Value memory,
 SmallVector<Value> lowering::loadNonCoherent(OpBuilder &b, Location loc,
                                              Type element, Value address,
                                              int64_t width) {
+  return loadByPtx(b, loc, element, address, width, "ld.global.nc",
+                   /*isVolatile=*/false);
+}
+
+SmallVector<Value> lowering::loadByPtx(OpBuilder &b, Location loc,
+                                       Type element, Value address,
+                                       int64_t width, StringRef instruction,
+                                       bool isVolatile) {
   unsigned bits = element.getIntOrFloatBitWidth();
   Type word = b.getIntegerType(bits);
   std::string constraint = bits == 64 ? "=l," : "=r,";
@@ -277,7 +285,7 @@ SmallVector<Value> lowering::loadNonCoherent(OpBuilder &b, Location loc,
   }
   if (width > 1)
     outputs = "{" + outputs + "}";
-  std::string text = "ld.global.nc" +
+  std::string text = instruction.str() +
                      (width > 1 ? ".v" + std::to_string(width) : "") + ".b" +
                      std::to_string(bits) + " " + outputs + ", [$" +
                      std::to_string(width) + "];";
@@ -286,7 +294,7 @@ SmallVector<Value> lowering::loadNonCoherent(OpBuilder &b, Location loc,
                  : LLVM::LLVMStructType::getLiteral(
                        b.getContext(), SmallVector<Type>(width, word));
   Value loaded = inlinePtx(b, loc, result, ValueRange{address}, text,
-                           constraints + "l", /*isVolatile=*/false);
+                           constraints + "l", isVolatile);
   SmallVector<Value> items;
   for (int64_t i = 0; i < width; ++i) {
     Value item = width == 1 ? loaded

@@ -120,6 +120,14 @@ bool readsNonCoherent(Type element);
 /// The generic address of `memory[index]` as an i64.
 Value itemAddress(OpBuilder &b, Location loc, Value memory, Value index);
 
+/// `width` (1, 2 or 4, at most 16 bytes) consecutive 32- or 64-bit items of
+/// `element` at `address` by one PTX load `instruction` (e.g.
+/// "ld.global.nc"; the vector and size suffixes are added), in inline PTX
+/// with side effects where `isVolatile`.
+SmallVector<Value> loadByPtx(OpBuilder &b, Location loc, Type element,
+                             Value address, int64_t width,
+                             StringRef instruction, bool isVolatile);
+
 /// `width` (1, 2 or 4, at most 16 bytes) consecutive items of `element` at
 /// `address` by one ld.global.nc, as Numba's cuda.ldg reads one: inline PTX
 /// without side effects, which the compiler may move or merge like any load
