@@ -25,8 +25,9 @@ The kernels are the reference's (its header documents them), for every mode:
             first valid(k) = TILE - (k * 7919) % TILE items only (valid_items on the load and
             the sum). GB/s counts the items read and the aggregates written.
           scan: the scan, then coop.store(..., algorithm="transpose"); GB/s = 2 * items.
-          exclusive_sum_prefix: a persistent grid of SMs * max(1, 2048 / BLOCK) blocks,
-            block b scanning tiles [b * tiles / grid, (b + 1) * tiles / grid) in order, each
+          exclusive_sum_prefix: a persistent grid, every block resident at once (SMs times
+            the blocks of the kernel an SM holds, by the driver's occupancy calculator: each
+            side its own, as a persistent kernel sizes its grid), block b scanning tiles [b * tiles / grid, (b + 1) * tiles / grid) in order, each
             seeded by a prefix function carrying a running total (CUB: a
             BlockPrefixCallbackOp; coop: prefix_op=coop.StatefulFunction(running_total,
             state), the state a 1-element local array).
@@ -147,7 +148,6 @@ MODES = tuple(m for m, _, _ in MODE_TABLE)
 DTYPES = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
 TOTAL_BYTES = 1 << 30  # the reference's buffers: 1 GiB each
 SLEEP_US = 20000  # a sleeping kernel ahead of each timed batch (covers Numba's launch cost)
-PREFIX_THREADS = 2048  # the prefix modes' persistent grid: SMs * max(1, 2048 / BLOCK) blocks
 
 
 @dataclass(frozen=True)
@@ -533,8 +533,25 @@ def model_loop(c: Config, tiles: np.ndarray, k: np.ndarray, reps: int) -> np.nda
     return out
 
 
-def prefix_grid(sms: int, c: Config, tiles: int) -> int:
-    return min(tiles, sms * max(1, PREFIX_THREADS // c.block))
+def prefix_grid(kernel, c: Config, sms: int, source, out, tiles: int) -> int:
+    """The prefix modes' persistent grid: SMs times the blocks of the kernel an SM holds (the
+    driver's occupancy calculator, with the kernel's dynamic shared memory), at most one block
+    a tile. The kernel is specialized per launch grid, so each candidate grid is compiled (by
+    a launch with no tiles) until the grid its occupancy gives is the one it was compiled for;
+    the first candidate is the SMs' 2048 threads in blocks."""
+    from numba_cuda_mlir._whole_function_planners import _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY
+
+    grid = min(tiles, sms * max(1, 2048 // c.block))
+    for _ in range(4):
+        kernel[grid, c.block](source, out, 0)
+        overload = launched_overload(kernel)
+        dynamic = overload.metadata.get(_REQUIRED_DYNAMIC_SHARED_MEMORY_KEY) or 0
+        resident = min(tiles, overload.max_cooperative_grid_blocks(c.block, dynamic))
+        if resident == grid:
+            return grid
+        grid = resident
+    raise SystemExit(f"no persistent grid for {' '.join(map(str, c.key))}: the occupancy "
+                     "changes with the grid")
 
 
 def tile_bytes(c: Config, n: int) -> float:
@@ -567,7 +584,7 @@ def coop_facts(c: Config, ptx: str, mlir: str) -> dict:
 LINE = re.compile(r"(tile|loop)\s+([\w.]+)\s+(int32|int64|float32|float64)\s+block=\s*(\d+)"
                   r" ipt=\s*(\d+) width=\s*(\d+)\s+ms=\s*([\d.]+)\s+"
                   r"(?:GB/s=\s*([\d.]+)\s+%memcpy=\s*[\d.]+|base_ms=\s*([\d.]+)"
-                  r" ns/op=\s*(-?[\d.]+))\s+temp=\s*(\d+)\s+(OK|FAIL)")
+                  r" ns/op=\s*(-?[\d.]+))\s+temp=\s*(\d+)\s+(OK|FAIL)(?: grid=(\d+))?")
 CUB_NAME = re.compile(r"(?:reduce|scan|prefix)_(tile|loop)_kernel<(\w+)(?:<(?:\(int\))?(\d+)>)?,"
                       r"\s*(int|long|long long|float|double),\s*(?:\(int\))?(\d+),"
                       r"\s*(?:\(int\))?(\d+)>")
@@ -583,7 +600,7 @@ def parse_reference(out: str) -> dict:
                int(m.group(6)))
         value = float(m.group(8)) if m.group(1) == "tile" else float(m.group(10))
         rows[key] = {"value": value, "ms": float(m.group(7)), "temp": int(m.group(11)),
-                     "ok": m.group(12) == "OK"}
+                     "ok": m.group(12) == "OK", "grid": m.group(13) and int(m.group(13))}
     return rows
 
 
@@ -782,7 +799,7 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
             raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
         args = (source, out, np.int32(reps))
     elif c.family == "prefix":
-        grid, reps = prefix_grid(sms, c, tiles), 1
+        grid, reps = prefix_grid(kernel, c, sms, source, out, tiles), 1
         args = (source, out, tiles)
     else:
         grid, reps = tiles, 1
@@ -828,6 +845,8 @@ def _run_one(c: Config, options, cuda, sms: int, median_ms, values, pinned, buff
     facts["local"] = overload.metadata.get("local_mem_per_thread")
     facts["regs"] = overload.metadata.get("regs_per_thread")
     facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
+    if c.family == "prefix" and c.kernel == "tile":
+        facts["grid"] = grid
     return c, value, ok, facts
 
 
@@ -956,6 +975,15 @@ def barrier_summary(rows, cub_bars: dict) -> None:
         print(f"  {mode:35} {text[0]:24} | {text[1]}")
 
 
+def grid_summary(rows, cub: dict) -> None:
+    """The prefix tile rows' persistent grids (coop/CUB), each side's resident blocks."""
+    grids = [f"{c.mode.split('.')[1]} {c.dtype} {c.block}x{c.ipt} {facts['grid']}/"
+             f"{cub.get(c.key, {}).get('grid') or '?'}"
+             for c, _, _, facts in rows if "grid" in facts]
+    if grids:
+        print("persistent grids of the prefix tile rows (blocks, coop/CUB):", "; ".join(grids))
+
+
 def report_checks(rows, summary) -> bool:
     """Prints the kernels with local memory (or none known), apart those where CUB's kernel has
     a stack frame too, and those whose barrier count from MLIR differs from their PTX's in a
@@ -1046,6 +1074,7 @@ def main(argv=None) -> int:
     summary = print_table(rows, cub, cub_bars)
     print_summary(summary)
     barrier_summary(rows, cub_bars)
+    grid_summary(rows, cub)
     checks_failed = report_checks(rows, summary)
     return 1 if summary["bad"] or checks_failed or len(rows) < len(configs) else 0
 

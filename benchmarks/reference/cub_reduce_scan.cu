@@ -25,8 +25,9 @@
 //             written.
 //           scan modes: load, barrier, scan, barrier, store with cub::BlockStore /
 //             cub::WarpStore <..._STORE_TRANSPOSE> (blocked -> striped writes). Bytes = 2 * items.
-//           prefix modes (exclusive_sum_prefix.*): a persistent grid of SMs * max(1, 2048/BLOCK)
-//             blocks; block b scans tiles [b*tiles/grid, (b+1)*tiles/grid) in order with one
+//           prefix modes (exclusive_sum_prefix.*): a persistent grid, every block resident at
+//             once (SMs * the kernel's blocks an SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+//             printed as grid=); block b scans tiles [b*tiles/grid, (b+1)*tiles/grid) in order with one
 //             BlockScan ExclusiveSum(items, out, prefix_op) per tile, prefix_op being CUB's
 //             documented BlockPrefixCallbackOp (a running total, initially 0, carried from tile
 //             to tile in each thread of warp 0): load, barrier, scan, barrier, store, barrier.
@@ -765,9 +766,13 @@ static size_t temp_bytes() {
   return sizeof(S) * (M::width ? B / M::width : 1);
 }
 
-// The persistent grid of the prefix modes' tile kernel.
-static long prefix_grid(const Context& c, int B, long tiles) {
-  return std::min<long>(tiles, (long)c.sms * std::max(1, 2048 / B));
+// The persistent grid of the prefix modes' tile kernel: as many blocks as the SMs hold at once
+// (its static shared memory and registers decide), at most one a tile.
+template <class M, typename T, int B, int I>
+static long prefix_grid(const Context& c, long tiles) {
+  int resident = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, prefix_tile_kernel<M, T, B, I>, B, 0));
+  return std::min<long>(tiles, (long)c.sms * std::max(1, resident));
 }
 
 template <class M, typename T, int B, int I>
@@ -791,7 +796,7 @@ static void run_tile(Context& c) {
   } else if constexpr (M::family == Family::scan) {
     launch = [=] { scan_tile_kernel<M, T, B, I><<<tiles, B>>>(in, out); };
   } else {
-    const long grid = prefix_grid(c, B, tiles);
+    const long grid = prefix_grid<M, T, B, I>(c, tiles);
     launch = [=] { prefix_tile_kernel<M, T, B, I><<<grid, B>>>(in, out, tiles); };
   }
   launch();
@@ -800,12 +805,14 @@ static void run_tile(Context& c) {
   bool ok;
   if constexpr (M::family == Family::reduce) ok = verify_reduce_tile<M, T>(c, B, I, tiles);
   else if constexpr (M::family == Family::scan) ok = verify_scan_tile<M, T>(c, B, I, tiles);
-  else ok = verify_prefix_tile<M, T>(c, B, I, tiles, prefix_grid(c, B, tiles));
+  else ok = verify_prefix_tile<M, T>(c, B, I, tiles, prefix_grid<M, T, B, I>(c, tiles));
   const float ms = median_ms(c.opt, launch);
   const double gbs = bytes / (ms * 1e6);
   print_head("tile", M::name, dtype_name<T>(), B, I, M::width);
-  printf("ms=%9.4f GB/s=%8.1f %%memcpy=%6.1f temp=%6zu %s\n", ms, gbs,
+  printf("ms=%9.4f GB/s=%8.1f %%memcpy=%6.1f temp=%6zu %s", ms, gbs,
          c.anchor_gbs > 0 ? 100.0 * gbs / c.anchor_gbs : 0.0, temp_bytes<M, T, B, I>(), ok ? "OK" : "FAIL");
+  if constexpr (M::family == Family::prefix) printf(" grid=%ld", prefix_grid<M, T, B, I>(c, tiles));
+  printf("\n");
   fflush(stdout);
 }
 

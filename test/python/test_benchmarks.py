@@ -604,7 +604,7 @@ def test_numba_reduce_scan_kernels_compile_in_process(tmp_path):
         assert "cvt.f64.f32" not in ptx and "cvt.rmi.f32.f32" in ptx, key
 
 
-def test_numba_reduce_scan_reads_the_reference_output():
+def test_numba_reduce_scan_reads_the_reference_output(capsys):
     """cub_reduce_scan's lines (its printf formats) and demangled kernel names (cu++filt's and
     c++filt's) are read for every configuration, and the table's speed ratio is coop/CUB for
     GB/s, CUB/coop for ns/op."""
@@ -619,11 +619,17 @@ def test_numba_reduce_scan_reads_the_reference_output():
                 if c.kernel == "tile" else
                 "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (0.5, 0.01, 10.0 + n, 16,
                                                                    "FAIL" if n == 3 else "OK"))
+        if c.kernel == "tile" and c.family == "prefix":
+            tail += " grid=%d" % (500 + n)  # the persistent grid, its resident blocks
         lines.append(head + tail)
     cub = bench.parse_reference("\n".join(lines))
     assert set(cub) == {c.key for c in configs}
-    assert cub[configs[3].key] == {"value": 13.0, "ms": 0.5, "temp": 16, "ok": False}
+    assert cub[configs[3].key] == {"value": 13.0, "ms": 0.5, "temp": 16, "ok": False,
+                                   "grid": None}
     assert cub[configs[0].key]["value"] == 4000.0
+    n, prefix = next((n, c) for n, c in enumerate(configs)
+                     if c.kernel == "tile" and c.family == "prefix")
+    assert cub[prefix.key]["grid"] == 500 + n
 
     for pretty, key in [
         ("void reduce_tile_kernel<sum_warp_reductions, int, (int)128, (int)1>(const T2 *, T2 *)",
@@ -647,6 +653,13 @@ def test_numba_reduce_scan_reads_the_reference_output():
     (r1, _), (r2, _) = summary["ratios"]["tile"][0], summary["ratios"]["loop"][0]
     assert abs(r1 - 0.9) < 1e-9 and abs(r2 - 2.0) < 1e-9
     assert summary["bad"] == [loop] and summary["local"] == []
+
+    capsys.readouterr()
+    bench.grid_summary([(prefix, 3700.0, True, dict(facts, grid=660)), (tile, 4000.0, True, facts)],
+                       cub)
+    assert capsys.readouterr().out == ("persistent grids of the prefix tile rows (blocks, coop/CUB): "
+                                       f"{prefix.mode.split('.')[1]} {prefix.dtype} "
+                                       f"{prefix.block}x{prefix.ipt} 660/{500 + n}\n")
 
 
 class _FakeDeviceArray:
@@ -727,7 +740,9 @@ class _FakeCuda:
             "metadata": {"ptx": ".shared .align 16 .b8 s[64];\n.entry k(\n)\n{\nbar.sync 0;\n}\n",
                          "mlir_module_optimized": "nvvm.barrier0", "local_mem_per_thread": 0,
                          "cubin": _toolkit_note("13.0.88")},
-            "_ensure_kernel_attrs": lambda self: None})()
+            "_ensure_kernel_attrs": lambda self: None,
+            # the 3 SMs' resident blocks (the driver's occupancy calculator)
+            "max_cooperative_grid_blocks": lambda self, block, dynamic: 3 * (2048 // block)})()
         kernel = type("Kernel", (), {
             "_launch_config_overloads": {0: overload},
             "__getitem__": lambda self, config: lambda *args: launch(*config, *args)})()
@@ -848,6 +863,9 @@ def test_numba_reduce_scan_gpu_half_with_a_fake_device(monkeypatch, capsys, tmp_
     assert all(r[10] == "OK/OK" for r in rows if tuple(r[:6]) not in failed)
     assert code == 1 and f"verified: {len(configs) - len(failed)}/{len(configs)}" in table
     assert "tile: worst coop/CUB" in table  # (equal fake times: loop rows have no ns/op)
+    # The prefix rows' persistent grid: 3 SMs x 16 resident blocks of 128 threads (the reference
+    # output here names none).
+    assert "raking int32 128x1 48/?;" in table.split("persistent grids of the prefix tile rows")[1]
     # Which ptxas generated each side's code, and that they differ.
     assert ("code generation: coop's kernels by ptxas 13.0.88 (nvJitLink), CUB's by ptxas "
             "13.5.37 -- not the same ptxas") in table
