@@ -27,7 +27,8 @@ The kernels are the reference's (its header documents them), for every mode:
           scan: the scan, then coop.store(..., algorithm="transpose"); GB/s = 2 * items.
           exclusive_sum_prefix: a persistent grid, every block resident at once (SMs times
             the blocks of the kernel an SM holds, by the driver's occupancy calculator: each
-            side its own, as a persistent kernel sizes its grid), block b scanning tiles [b * tiles / grid, (b + 1) * tiles / grid) in order, each
+            side its own, as a persistent kernel sizes its grid), block b scanning tiles
+            [b * tiles / grid, (b + 1) * tiles / grid) in order, each
             seeded by a prefix function carrying a running total (CUB: a
             BlockPrefixCallbackOp; coop: prefix_op=coop.StatefulFunction(running_total,
             state), the state a 1-element local array).
