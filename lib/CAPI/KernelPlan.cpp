@@ -6,26 +6,14 @@
 #include "coop/Dialect/Coop/IR/CoopCollective.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "coop/Dialect/Coop/Transforms/Passes.h"
 
-#include <map>
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace mlir::coop;
 using namespace mlir::coop::capi;
 
-struct CoopKernelPlanImpl {
-  bool succeeded = false;
-  Diagnostics diagnostics;
-  int64_t scratchSize = 0;
-  int64_t scratchAlignment = kScratchAlignment;
-  bool dynamic = false;
-  std::map<int64_t, int64_t> offsets;
-  std::vector<CoopPlannedBarrier> barriers;
-};
-
-static constexpr StringLiteral kPlanPipeline =
-    "coop-plan-scratch,coop-insert-barriers";
 
 static std::optional<int64_t> siteNumber(Operation *op) {
   if (auto site = op->getAttrOfType<IntegerAttr>(kSiteAttr))
@@ -64,6 +52,7 @@ static Operation *adjacentSite(BarrierOp barrier, CoopBarrierPlace &place) {
 }
 
 static LogicalResult readPlan(CoopKernelPlanImpl &plan, func::FuncOp kernel) {
+  plan.scratchAlignment = kScratchAlignment;
   if (auto size = kernel->getAttrOfType<IntegerAttr>(kScratchSizeAttr))
     plan.scratchSize = size.getInt();
   if (auto alignment = kernel->getAttrOfType<IntegerAttr>(kScratchAlignmentAttr))
@@ -105,21 +94,32 @@ static LogicalResult readPlan(CoopKernelPlanImpl &plan, func::FuncOp kernel) {
   return failure(walked.wasInterrupted());
 }
 
+void mlir::coop::capi::planKernel(CoopKernelPlanImpl &plan, ModuleOp module) {
+  DiagnosticCapture capture(plan.diagnostics);
+  PassManager *pm = threadPassManager("<plan kernel>", [](PassManager &pm) {
+    pm.addPass(createCoopPlanScratch());
+    pm.addPass(createCoopInsertBarriers());
+    return success();
+  });
+  if (failed(pm->run(module)))
+    return;
+  auto functions = module.getOps<func::FuncOp>();
+  if (std::distance(functions.begin(), functions.end()) != 1) {
+    recordError(plan.diagnostics, module.getLoc(),
+                "a kernel skeleton has exactly one function");
+    return;
+  }
+  plan.succeeded = succeeded(readPlan(plan, *functions.begin()));
+}
+
 CoopKernelPlan coopPlanKernel(const char *module, size_t moduleLength,
                               const char *sourceName) {
   auto *plan = new CoopKernelPlanImpl;
-  OwningOpRef<ModuleOp> planned = parseAndRun(
+  OwningOpRef<ModuleOp> parsed = parseAndRun(
       plan->diagnostics, StringRef(module ? module : "", module ? moduleLength : 0),
-      sourceName ? sourceName : "<coop>", kPlanPipeline);
-  if (!planned)
-    return plan;
-  auto functions = planned->getOps<func::FuncOp>();
-  if (std::distance(functions.begin(), functions.end()) != 1) {
-    recordError(plan->diagnostics, planned->getLoc(),
-                "a kernel skeleton has exactly one function");
-    return plan;
-  }
-  plan->succeeded = succeeded(readPlan(*plan, *functions.begin()));
+      sourceName ? sourceName : "<coop>", "");
+  if (parsed)
+    planKernel(*plan, *parsed);
   return plan;
 }
 

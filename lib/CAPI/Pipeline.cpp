@@ -22,12 +22,6 @@
 using namespace mlir;
 using namespace mlir::coop::capi;
 
-struct CoopPipelineResultImpl {
-  bool succeeded = false;
-  std::string output;
-  Diagnostics diagnostics;
-};
-
 static CoopDiagnosticSeverity toSeverity(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Error:
@@ -80,7 +74,7 @@ CoopDiagnostic mlir::coop::capi::view(const StoredDiagnostic &diagnostic) {
 /// One context per thread, reused across calls: loading the dialects a
 /// lowering needs costs more than the lowering of a small function. Types and
 /// attributes are uniqued, so the context grows only with new content.
-static MLIRContext &threadContext() {
+MLIRContext &mlir::coop::capi::threadContext() {
   thread_local std::unique_ptr<MLIRContext> context = [] {
     DialectRegistry registry;
     coop::registerCoopAndUpstreamDialects(registry);
@@ -92,30 +86,41 @@ static MLIRContext &threadContext() {
   return *context;
 }
 
-/// The thread's pass manager for `pipeline`, built once: a pass manager
-/// initializes its passes on its first run, and the canonicalizer's
-/// initialization (collecting the canonicalization patterns of every op of
-/// the loaded dialects, LLVM's and NVVM's included) cost more than a small
-/// site's whole lowering when every call built its own. Null, with a
-/// diagnostic, for a pipeline that does not parse.
-static PassManager *threadPassManager(MLIRContext &context, StringRef pipeline,
-                                      Diagnostics &diagnostics) {
+DiagnosticCapture::DiagnosticCapture(Diagnostics &diagnostics)
+    : handler(&threadContext(), [&diagnostics](Diagnostic &diag) {
+        record(diagnostics, diag);
+        return success();
+      }) {}
+
+/// The canonicalizer's initialization (collecting the canonicalization
+/// patterns of every op of the loaded dialects, LLVM's and NVVM's included)
+/// cost more than a small site's whole lowering when every call built its
+/// own pass manager.
+PassManager *mlir::coop::capi::threadPassManager(
+    StringRef key, function_ref<LogicalResult(PassManager &)> build) {
   thread_local llvm::StringMap<std::unique_ptr<PassManager>> managers;
-  auto [entry, inserted] = managers.try_emplace(pipeline);
+  auto [entry, inserted] = managers.try_emplace(key);
   if (!inserted)
     return entry->second.get();
-  auto pm = std::make_unique<PassManager>(&context);
-  std::string pipelineErrors;
-  llvm::raw_string_ostream errorStream(pipelineErrors);
-  if (failed(parsePassPipeline(pipeline, *pm, errorStream))) {
+  auto pm = std::make_unique<PassManager>(&threadContext());
+  if (failed(build(*pm))) {
     managers.erase(entry);
-    diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
-                           "invalid pass pipeline '" + pipeline.str() +
-                               "': " + pipelineErrors});
     return nullptr;
   }
   entry->second = std::move(pm);
   return entry->second.get();
+}
+
+std::string mlir::coop::capi::printModule(ModuleOp module, unsigned flags) {
+  OpPrintingFlags printing;
+  if (flags & COOP_PRINT_GENERIC)
+    printing.printGenericOpForm();
+  if (flags & COOP_PRINT_DEBUG_INFO)
+    printing.enableDebugInfo();
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  module->print(os, printing);
+  return output;
 }
 
 OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
@@ -124,10 +129,7 @@ OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
                                                   StringRef pipeline) {
   coop::registerCoopAndUpstreamPasses();
   MLIRContext &context = threadContext();
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    record(diagnostics, diag);
-    return success();
-  });
+  DiagnosticCapture capture(diagnostics);
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -137,7 +139,16 @@ OwningOpRef<ModuleOp> mlir::coop::capi::parseAndRun(Diagnostics &diagnostics,
   if (!module)
     return {};
 
-  PassManager *pm = threadPassManager(context, pipeline, diagnostics);
+  PassManager *pm = threadPassManager(pipeline, [&](PassManager &pm) {
+    std::string pipelineErrors;
+    llvm::raw_string_ostream errorStream(pipelineErrors);
+    if (succeeded(parsePassPipeline(pipeline, pm, errorStream)))
+      return success();
+    diagnostics.push_back({COOP_SEVERITY_ERROR, "<pipeline>",
+                           "invalid pass pipeline '" + pipeline.str() +
+                               "': " + pipelineErrors});
+    return failure();
+  });
   if (!pm || failed(pm->run(*module)))
     return {};
   return module;
@@ -149,13 +160,7 @@ static void run(CoopPipelineResultImpl &result, StringRef moduleText,
       parseAndRun(result.diagnostics, moduleText, sourceName, pipeline);
   if (!module)
     return;
-  OpPrintingFlags printing;
-  if (flags & COOP_PRINT_GENERIC)
-    printing.printGenericOpForm();
-  if (flags & COOP_PRINT_DEBUG_INFO)
-    printing.enableDebugInfo();
-  llvm::raw_string_ostream os(result.output);
-  module->print(os, printing);
+  result.output = printModule(*module, flags);
   result.succeeded = true;
 }
 

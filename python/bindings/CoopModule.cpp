@@ -1,7 +1,8 @@
 //===- CoopModule.cpp - cuda.coop._compiler -------------------------------===//
 //
-// Python access to the coop C API: run a pass pipeline on MLIR text, and plan
-// a kernel skeleton's scratch and barriers. Failures raise
+// Python access to the coop C API: run a pass pipeline on MLIR text, lower a
+// call site described as data, and plan a kernel skeleton's scratch and
+// barriers. Failures raise
 // cuda.coop._compiler.PipelineError whose `diagnostics` attribute lists
 // (severity, location, message) tuples.
 //
@@ -9,15 +10,17 @@
 
 #include "coop-c/KernelPlan.h"
 #include "coop-c/Pipeline.h"
+#include "coop-c/Site.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <deque>
 #include <functional>
-
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nb = nanobind;
 
@@ -105,13 +108,7 @@ struct PlanDeleter {
 };
 using PlanPtr = std::unique_ptr<CoopKernelPlanImpl, PlanDeleter>;
 
-nb::dict planKernel(const std::string &module, const std::string &sourceName,
-                    int64_t sites) {
-  PlanPtr plan;
-  {
-    nb::gil_scoped_release release;
-    plan.reset(coopPlanKernel(module.data(), module.size(), sourceName.c_str()));
-  }
+nb::dict planResult(PlanPtr plan, int64_t sites) {
   diagnosticsOrRaise(coopKernelPlanSucceeded(plan.get()),
                      coopKernelPlanGetNumDiagnostics(plan.get()),
                      [&](size_t i) {
@@ -139,6 +136,154 @@ nb::dict planKernel(const std::string &module, const std::string &sourceName,
   }
   result["barriers"] = barriers;
   return result;
+}
+
+nb::dict planKernel(const std::string &module, const std::string &sourceName,
+                    int64_t sites) {
+  PlanPtr plan;
+  {
+    nb::gil_scoped_release release;
+    plan.reset(coopPlanKernel(module.data(), module.size(), sourceName.c_str()));
+  }
+  return planResult(std::move(plan), sites);
+}
+
+/// A site's C description and the strings it points into, read from the
+/// Python tuple `Site.data()` makes.
+class SiteData {
+public:
+  explicit SiteData(nb::handle data) {
+    nb::tuple fields = nb::cast<nb::tuple>(data);
+    if (fields.size() != 11)
+      throw nb::value_error("a site is (name, op, operands, attributes, results, "
+                            "storage, functions, block, file, line, column)");
+    site.name = keep(fields[0]);
+    site.op = keep(fields[1]);
+    for (nb::handle operand : fields[2]) {
+      nb::tuple parts = nb::cast<nb::tuple>(operand);
+      operands.push_back({keep(parts[0]), keepOrNull(parts[1]), keepOrNull(parts[2])});
+    }
+    attributes = pairs<CoopSiteAttribute>(fields[3]);
+    for (nb::handle type : fields[4])
+      results.push_back(keep(type));
+    storage = pairs<CoopSiteAttribute>(fields[5]);
+    functions = pairs<CoopSiteFunction>(fields[6]);
+    nb::tuple block = nb::cast<nb::tuple>(fields[7]);
+    for (int i = 0; i < 3; ++i)
+      site.blockDims[i] = nb::cast<int32_t>(block[i]);
+    site.file = keep(fields[8]);
+    site.line = nb::cast<unsigned>(fields[9]);
+    site.column = nb::cast<unsigned>(fields[10]);
+    site.operands = operands.data();
+    site.numOperands = operands.size();
+    site.attributes = attributes.data();
+    site.numAttributes = attributes.size();
+    site.resultTypes = results.data();
+    site.numResults = results.size();
+    site.storage = storage.data();
+    site.numStorage = storage.size();
+    site.functions = functions.data();
+    site.numFunctions = functions.size();
+  }
+  SiteData(const SiteData &) = delete;
+
+  CoopSite site = {};
+
+private:
+  const char *keep(nb::handle value) {
+    return strings.emplace_back(nb::cast<std::string>(value)).c_str();
+  }
+  const char *keepOrNull(nb::handle value) {
+    return value.is_none() ? nullptr : keep(value);
+  }
+  template <typename Pair> std::vector<Pair> pairs(nb::handle sequence) {
+    std::vector<Pair> made;
+    for (nb::handle item : sequence) {
+      nb::tuple parts = nb::cast<nb::tuple>(item);
+      made.push_back({keep(parts[0]), keep(parts[1])});
+    }
+    return made;
+  }
+
+  std::deque<std::string> strings; // stable addresses
+  std::vector<CoopSiteOperand> operands;
+  std::vector<CoopSiteAttribute> attributes;
+  std::vector<const char *> results;
+  std::vector<CoopSiteAttribute> storage;
+  std::vector<CoopSiteFunction> functions;
+};
+
+CoopSiteStage stageNamed(const std::string &stage) {
+  if (stage == "check")
+    return COOP_SITE_CHECK;
+  if (stage == "lower")
+    return COOP_SITE_LOWER;
+  if (stage == "placed")
+    return COOP_SITE_LOWER_PLACED;
+  throw nb::value_error("stage is 'check', 'lower' or 'placed'");
+}
+
+std::string lowerSite(nb::handle data, const std::string &stage, nb::handle placement,
+                      int sm) {
+  SiteData site(data);
+  CoopSitePlacement placed = {};
+  std::string buffer;
+  if (!placement.is_none()) {
+    nb::tuple parts = nb::cast<nb::tuple>(placement);
+    buffer = nb::cast<std::string>(parts[0]);
+    placed = {buffer.c_str(), nb::cast<int64_t>(parts[1]), nb::cast<int64_t>(parts[2]),
+              nb::cast<bool>(parts[3]), nb::cast<int64_t>(parts[4])};
+  }
+  CoopSiteStage siteStage = stageNamed(stage);
+  ResultPtr result;
+  {
+    nb::gil_scoped_release release;
+    result.reset(coopLowerSite(&site.site, siteStage,
+                               placement.is_none() ? nullptr : &placed, sm));
+  }
+  diagnosticsOrRaise(coopPipelineResultSucceeded(result.get()),
+                     coopPipelineResultGetNumDiagnostics(result.get()),
+                     [&](size_t i) {
+                       return coopPipelineResultGetDiagnostic(result.get(), i);
+                     });
+  size_t length = 0;
+  const char *output = coopPipelineResultGetOutput(result.get(), &length);
+  return std::string(output, length);
+}
+
+nb::dict planSkeleton(nb::handle sites, nb::handle storageOf, nb::handle blocks,
+                      bool repeated, const std::string &sourceName) {
+  std::deque<SiteData> siteData;
+  std::vector<CoopSite> siteList;
+  for (nb::handle site : sites)
+    siteList.push_back(siteData.emplace_back(site).site);
+  std::vector<int64_t> storages;
+  for (nb::handle descriptor : storageOf)
+    storages.push_back(nb::cast<int64_t>(descriptor));
+  if (storages.size() != siteList.size())
+    throw nb::value_error("storage_of needs one descriptor index (or -1) per site");
+  std::deque<std::vector<int64_t>> lists;
+  std::vector<CoopSkeletonBlock> blockList;
+  for (nb::handle block : blocks) {
+    nb::tuple parts = nb::cast<nb::tuple>(block);
+    std::vector<int64_t> &entries = lists.emplace_back();
+    for (nb::handle entry : parts[0])
+      entries.push_back(nb::cast<int64_t>(entry));
+    std::vector<int64_t> &successors = lists.emplace_back();
+    for (nb::handle successor : parts[1])
+      successors.push_back(nb::cast<int64_t>(successor));
+    blockList.push_back({entries.data(), entries.size(), successors.data(),
+                         successors.size()});
+  }
+  CoopKernelSkeleton skeleton = {siteList.data(), siteList.size(), storages.data(),
+                                 blockList.data(), blockList.size(), repeated,
+                                 sourceName.c_str()};
+  PlanPtr plan;
+  {
+    nb::gil_scoped_release release;
+    plan.reset(coopPlanKernelSkeleton(&skeleton));
+  }
+  return planResult(std::move(plan), int64_t(siteList.size()));
 }
 
 } // namespace
@@ -171,4 +316,25 @@ NB_MODULE(_compiler, m) {
         "and `barriers`, (site, 'before' | 'after', 'site' | 'block') tuples: "
         "a barrier of the site's group or of the block, next to the site. "
         "Raises PipelineError with the diagnostics when planning fails.");
+  m.def("lower_site", &lowerSite, nb::arg("site"), nb::arg("stage"),
+        nb::arg("placement").none() = nb::none(), nb::arg("sm") = 0,
+        "Build the call site `site` (the tuple of cuda.coop.numba_mlir's "
+        "Site.data(): name, op, operands as (ODS name, type or None, passed "
+        "type or None) in ODS order, attributes and storage attributes as "
+        "(name, MLIR attribute text), result types, declared functions as "
+        "(symbol, function type), block, file, line, column) through its "
+        "registered op, verify it and run `stage`: 'check' (plan its "
+        "scratch), 'lower' (plan and lower it alone) or 'placed' (lower it at "
+        "`placement`, (buffer, size, alignment, dynamic, offset)) for "
+        "compute capability `sm`. Returns the module in generic form. Raises "
+        "PipelineError with the diagnostics.");
+  m.def("plan_skeleton", &planSkeleton, nb::arg("sites"), nb::arg("storage_of"),
+        nb::arg("blocks"), nb::kw_only(), nb::arg("repeated") = false,
+        nb::arg("source_name") = "<coop>",
+        "Plan a kernel skeleton given as data: `sites` (Site.data() tuples), "
+        "`storage_of` (per site its descriptor's index, -1 for none), "
+        "`blocks` ((entries, successors): site indices or -1 for a block "
+        "barrier, and the blocks it branches to; the first is the entry). "
+        "`repeated`: the function may run again (a device function). Returns "
+        "plan_kernel's dict.");
 }

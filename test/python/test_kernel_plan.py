@@ -227,7 +227,7 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
                 operands=(("source", "memref<?xi32>"), ("payload", "memref<4xi32>")),
                 attributes=(("algorithm", "transpose"),), element_type="i32",
                 block_dims=(128, 1, 1), storage=None, filename="helper.py", line=3, col=0)
-    name, declaration = site.declaration(site.function()[0])
+    name, declaration = site.declaration(site.data()[0])
     _kernel_plan._sites[name] = site
     text = f"""
     module {{

@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._ods import ENUMS
+
 WARP_THREADS = 32
-BLOCK_LOAD_STORE_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
-                               "warp_transpose_timesliced")
+# The dialect's names (its ODS); the subsets are the verifiers' rules.
+BLOCK_LOAD_STORE_ALGORITHMS = ENUMS["Algorithm"]["cases"]
 WARP_LOAD_STORE_ALGORITHMS = ("direct", "striped", "vectorize", "transpose")
-BLOCK_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
-                        "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
-                        "scatter_to_striped_guarded", "scatter_to_striped_flagged")
+BLOCK_EXCHANGE_MODES = ENUMS["ExchangeMode"]["cases"]
 TIME_SLICED_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
                      "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped")
 WARP_EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "scatter_to_striped")
-SHUFFLE_MODES = ("up", "down", "offset", "rotate")
-BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
-REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
-SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
-
+SHUFFLE_MODES = ENUMS["ShuffleMode"]["cases"]
+BINARY_OPS = ENUMS["BinaryOp"]["cases"]
+REDUCE_ALGORITHMS = ENUMS["ReduceAlgorithm"]["cases"]
+SCAN_ALGORITHMS = ENUMS["ScanAlgorithm"]["cases"]
 
 # --- Layouts ------------------------------------------------------------------
 

@@ -5,13 +5,13 @@ Before Numba optimizes a kernel, this module plans all its sites together
 with our passes, without handing Numba's IR to our MLIR (DESIGN.md: the two
 MLIRs do not share IR):
 
-1. it writes the kernel's skeleton in the coop dialect: the same blocks and
-   branches, each site as its coop.load/coop.store, the kernel's own block
-   barriers, and the launch's block size;
-2. our C API plans it (`coop-plan-scratch,coop-insert-barriers`) and returns
-   the plan as data: every slice and the reuse barriers the plan needs (none
-   between a transpose load and its matching store; a shared descriptor's
-   uses share one slice);
+1. it describes the kernel's skeleton as data: the same blocks and
+   branches, each site (`Site.data()`), the kernel's own block barriers, and
+   which sites share a temp storage descriptor;
+2. our C API builds the skeleton's function, plans it (`coop-plan-scratch`,
+   `coop-insert-barriers`) and returns the plan as data: every slice and the
+   reuse barriers the plan needs (none between a transpose load and its
+   matching store; a shared descriptor's uses share one slice);
 3. it patches Numba's kernel: each call now names its site function lowered
    with the plan's offset into one workgroup buffer of the planned size, named
    by the site function's `coop.scratch_symbol` (or dynamic shared memory past
@@ -30,8 +30,8 @@ from .. import _compiler
 from ._errors import CoopCompileError
 from ._numba import (REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, link_whole_program,
                      mlir_context, translate_exact_blocks, wrap_optimize)
-from ._passes import PLACED_PIPELINE, link_into, raise_diagnostics, run_passes, target_sm
-from ._sites import Placement, Site, barrier_function
+from ._passes import link_into, lower_site, raise_diagnostics, target_sm
+from ._sites import Placement, Site, barrier_site
 from ._types import GroupType
 
 STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit
@@ -161,8 +161,8 @@ def _plan_function(module, function, calls, metadata: dict) -> None:
                 "control flow")
     # A kernel runs once per thread; any other function may be called again
     # while its scratch is still being read.
-    text = _skeleton(body, calls, sites, repeated=function.name != "gpu.func")
-    plan = _plan_kernel(text, sites[0].filename, len(sites))
+    skeleton = _skeleton(body, calls, sites)
+    plan = _plan_kernel(skeleton, sites, function.name != "gpu.func")
     _patch(module, function, calls, sites, plan, metadata)
 
 
@@ -178,9 +178,11 @@ class KernelPlan:
     barriers: list[tuple[int, str, str]]
 
 
-def _plan_kernel(text: str, filename: str, sites: int) -> KernelPlan:
+def _plan_kernel(skeleton, sites, repeated: bool) -> KernelPlan:
+    storage_of, blocks = skeleton
     try:
-        plan = _compiler.plan_kernel(text, source_name=filename, sites=sites)
+        plan = _compiler.plan_skeleton([site.data() for site in sites], storage_of, blocks,
+                                       repeated=repeated, source_name=sites[0].filename)
     except _compiler.PipelineError as error:
         raise_diagnostics(error)
     offsets = {k: offset for k, offset in enumerate(plan["offsets"]) if offset is not None}
@@ -189,60 +191,32 @@ def _plan_kernel(text: str, filename: str, sites: int) -> KernelPlan:
                       barriers=[tuple(b) for b in plan["barriers"]])
 
 
-def _skeleton(body, calls, sites, repeated: bool = False) -> str:
-    """The kernel's control flow with only its sites and block barriers, in
-    the coop dialect. `repeated` adds an edge from every return back to the
-    start, for a function that may run more than once."""
+def _skeleton(body, calls, sites) -> tuple[list[int], list[tuple]]:
+    """The kernel's control flow with only its sites and block barriers:
+    each site's temp storage descriptor (an index, -1 when implicit) and
+    each block's entries (a site's index, -1 for a block barrier) and
+    successors."""
     blocks = list(body.blocks)
-    label = {block: f"^bb{i + repeated}" for i, block in enumerate(blocks)}
+    number = {block: i for i, block in enumerate(blocks)}
     site_of = {call.operation: k for k, call in enumerate(calls)}
-    params, storages, lines = [], {}, []
-    for k, site in enumerate(sites):
-        types = [("index" if i in site.index_positions else t)
-                 for i, t in enumerate(site.op_types)]
-        params += [f"%s{k}_{i}: {t}" for i, t in enumerate(types)]
-    conditions = 0
-    if repeated:
-        lines.append("cf.br ^bb1")
-    for i, block in enumerate(blocks):
-        if i or repeated:
-            lines.append(f"{label[block]}:")
+    descriptors: dict[str, int] = {}
+    storage_of = []
+    for call, site in zip(calls, sites):
+        key = ir.StringAttr(call.operation.attributes[STORAGE_ATTR]).value
+        storage_of.append(descriptors.setdefault(key, len(descriptors))
+                          if site.storage is not None else -1)
+    described = []
+    for block in blocks:
+        entries = []
         for op in block.operations:
             operation = op.operation
             if operation in site_of:
-                k = site_of[operation]
-                site = sites[k]
-                key = ir.StringAttr(operation.attributes[STORAGE_ATTR]).value
-                storage = None
-                if site.storage is not None:
-                    storage = storages.setdefault(key, (f"%ts{len(storages)}", site.storage))[0]
-                operands = [f"%s{k}_{j}" for j in range(len(site.op_types))]
-                lines += site.op_lines(f"s{k}_", operands, storage,
-                                       attributes=f"{{coop.site = {k} : i64}}")
+                entries.append(site_of[operation])
             elif operation.name == "gpu.barrier":
-                lines.append("gpu.barrier")
+                entries.append(-1)
         terminator = block.operations[len(block.operations) - 1].operation
-        successors = [label[s] for s in terminator.successors]
-        if not successors and repeated:
-            params.append(f"%c{conditions}: i32")
-            lines.append(f"cf.switch %c{conditions} : i32, [default: ^exit, 1: ^bb1]")
-            conditions += 1
-        elif not successors:
-            lines.append("return")
-        elif len(successors) == 1:
-            lines.append(f"cf.br {successors[0]}")
-        else:
-            params.append(f"%c{conditions}: i32")
-            cases = ", ".join(f"{j}: {s}" for j, s in enumerate(successors[1:], 1))
-            lines.append(f"cf.switch %c{conditions} : i32, [default: {successors[0]}, {cases}]")
-            conditions += 1
-    if repeated:
-        lines += ["^exit:", "return"]
-    descriptors = [f"{name} = coop.temp_storage {attrs}" for name, attrs in storages.values()]
-    x, y, z = sites[0].block_dims
-    return (f"func.func @kernel({', '.join(params)}) attributes "
-            f"{{gpu.known_block_size = array<i32: {x}, {y}, {z}>}} {{\n  "
-            + "\n  ".join(descriptors + lines) + "\n}\n")
+        described.append((entries, [number[s] for s in terminator.successors]))
+    return storage_of, described
 
 
 def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> None:
@@ -258,19 +232,20 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
     for k, (call, site) in enumerate(zip(calls, sites)):
         placement = Placement(buffer=buffer, size=plan.size, alignment=plan.alignment,
                               dynamic=plan.dynamic, offset=plan.offsets[k])
-        name, text = site.function(placement)
-        link_into(module, run_passes(text, site.filename, PLACED_PIPELINE, target_sm(metadata)))
-        call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
+        data = site.data(placement)
+        link_into(module, lower_site(data, "placed", dataclasses.astuple(placement),
+                                     target_sm(metadata)))
+        call.attributes["callee"] = ir.FlatSymbolRefAttr.get(data[0])
         del call.attributes[STORAGE_ATTR]
 
     for k, where, scope in plan.barriers:
         call = calls[k]
         group = sites[k].group if scope == "site" else GroupType("block")
-        name, text = barrier_function(group, sites[k].block_dims)
-        link_into(module, run_passes(text, sites[k].filename))
+        barrier = barrier_site(group, sites[k].block_dims)
+        link_into(module, lower_site(barrier, "lower"))
         at = call if where == "before" else _next_op(call)
         with ir.InsertionPoint(at), call.location:
-            func.call([], name, [])
+            func.call([], barrier[0], [])
 
 
 def _check_dynamic_shared_memory(function, site: Site) -> None:

@@ -19,13 +19,13 @@ from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 
-from .. import _groups, _markers
+from .. import _groups, _markers, _ods
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
 from ._operators import is_operator_function, link_operator, link_prefix
-from ._passes import CHECK_PIPELINE, link_into, run_passes, target_sm
+from ._passes import link_into, lower_site, target_sm
 from ._planner import _root
 from ._sites import Site
 from ._types import GroupType, TempStorageType
@@ -191,6 +191,9 @@ def _lower(operation, builder, target, args, kwargs):
     aggregate = operation.aggregate_flag is not None and call.attribute(operation.aggregate_flag)
     if aggregate:
         result_types.append(element)
+    # The site function takes the operands in its op's ODS order.
+    order = [ods for ods, _ in _ods.OPS[operation.dialect_op]["operands"]]
+    call.operands.sort(key=lambda operand: order.index(operation.ods_name(operand[0])))
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),
@@ -298,16 +301,16 @@ def _value_operand(call, var, element, dtype):
 def _call_site(builder, site: Site, operands, storage_key, results=()):
     """Links the site's function (or, for a scratch-using site, a declaration
     the kernel plan replaces) and calls it."""
-    name, text = site.function()
+    data = site.data()
+    name = data[0]
     if site.uses_scratch:
         # Checked now, at the call's line; lowered once the kernel plan has
         # placed its scratch.
-        run_passes(text, site.filename, CHECK_PIPELINE)
+        lower_site(data, "check")
         name, text = site.declaration(name)
         link_into(builder.mlir_module, text)
     else:
-        link_into(builder.mlir_module,
-                  run_passes(text, site.filename, sm=target_sm(builder.metadata)))
+        link_into(builder.mlir_module, lower_site(data, "lower", sm=target_sm(builder.metadata)))
     call = func.call(list(results), name, operands)
     if isinstance(call, ir.Value):  # a call with one result returns the result
         call = call.owner
@@ -439,7 +442,7 @@ def _storage(call):
     if not isinstance(storage_type, TempStorageType):
         call.error(f"temp_storage must be a coop.TempStorage(...) made in the kernel; got "
                    f"{storage_type}")
-    return storage_type.mlir_attributes, _root(call.builder.func_ir, var).name
+    return storage_type.attributes, _root(call.builder.func_ir, var).name
 
 
 def _fresh_payload(builder, like):

@@ -2,11 +2,14 @@
 
 An entry says what the call takes (its positional roles and its options,
 each with the kind of value it is), what it returns, whether it uses
-scratch, and how its site is written in the coop dialect. Typing
-(`_typing.py`), lowering (`_lowering.py`), site descriptions (`_sites.py`),
-the planner (`_planner.py`) and the stub tests read the entry; nothing else
-names an operation. Adding an operation is one entry here, one ODS op and
-one conversion pattern file.
+scratch, and which op of the coop dialect its site is, with the ODS names of
+roles and options that the op spells differently. Typing (`_typing.py`),
+lowering (`_lowering.py`), site descriptions (`_sites.py`), the planner
+(`_planner.py`) and the stub tests read the entry; nothing else names an
+operation. The op's syntax, operands and attributes come from its ODS
+definition (`cuda.coop._ods`, generated at build time), as do the names of
+algorithms, modes and operators. Adding an operation is one entry here, one
+ODS op and one conversion pattern file.
 
 Option kinds:
 
@@ -32,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from .. import _markers
+from .. import _markers, _ods
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,9 +57,8 @@ class Operation:
     # value; "item": one item (a reduction).
     result: str
     scalar_value: bool
-    # The site's coop op: (site, SSA names by role, the group's SSA name,
-    # the storage's SSA name or None, extra attribute dictionary, location).
-    assembly: Callable
+    # The site's op in the coop dialect.
+    dialect_op: str
     # Whether a site of the operation (by its compile-time options) takes a
     # slice of the kernel's scratch.
     uses_scratch: Callable
@@ -67,6 +69,18 @@ class Operation:
     # A flag option that adds the tile's aggregate to the result: a tuple
     # (result, aggregate).
     aggregate_flag: str | None = None
+    # Roles and options whose ODS operand or attribute has another name: a
+    # name, or for an operator (named, function) and for a prefix (the
+    # state's operand, the function's attribute).
+    ods: tuple[tuple[str, object], ...] = ()
+
+    def ods_name(self, name: str, function: bool = False) -> str:
+        """The ODS name of role or option `name`; `function`: of its value
+        when that is a function (an operator's, a prefix's)."""
+        renamed = dict(self.ods).get(name, name)
+        if isinstance(renamed, tuple):
+            return renamed[1] if function else renamed[0]
+        return renamed
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -98,131 +112,20 @@ class Operation:
         return next((r for r in self.positional if r in ("source", "destination")), None)
 
 
-BLOCK_ALGORITHMS = ("direct", "striped", "vectorize", "transpose", "warp_transpose",
-                    "warp_transpose_timesliced")
+def _cases(enum: str) -> tuple[str, ...]:
+    return _ods.ENUMS[enum]["cases"]
+
+
+BLOCK_ALGORITHMS = _cases("Algorithm")
 SCRATCH_ALGORITHMS = ("transpose", "warp_transpose", "warp_transpose_timesliced")
-EXCHANGE_MODES = ("striped_to_blocked", "blocked_to_striped", "warp_striped_to_blocked",
-                  "blocked_to_warp_striped", "scatter_to_blocked", "scatter_to_striped",
-                  "scatter_to_striped_guarded", "scatter_to_striped_flagged")
-SHUFFLE_MODES = ("up", "down", "offset", "rotate")
+EXCHANGE_MODES = _cases("ExchangeMode")
+SHUFFLE_MODES = _cases("ShuffleMode")
 # Shuffle modes that move one scalar per thread and return it.
 SCALAR_SHUFFLE_MODES = ("offset", "rotate")
-BINARY_OPS = ("sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor")
-REDUCE_ALGORITHMS = ("warp_reductions", "raking", "raking_commutative_only")
-SCAN_ALGORITHMS = ("raking", "raking_memoize", "warp_scans")
-SCAN_MODES = ("inclusive", "exclusive")
-
-
-def _storage_text(storage):
-    return f" temp_storage = {storage}" if storage else ""
-
-
-def _tile_assembly(site, names, group, storage, attributes, loc):
-    memory_role = "source" if site.op == "load" else "destination"
-    memory, payload_role = names[memory_role], "payload" if site.op == "load" else "value"
-    offset = f"[{names['offset']}]" if "offset" in names else ""
-    algorithm = site.attribute("algorithm")
-    text = "" if algorithm == "direct" else f" algorithm = {algorithm}"
-    if "valid_items" in names:
-        text += f" valid_items = {names['valid_items']}"
-    if "oob_default" in names:
-        text += f" oob_default = {names['oob_default']} : {site.element_type}"
-    text += _storage_text(storage)
-    if dict(site.attributes).get("read_only"):
-        text += " read_only"
-    payload, memory_type = names[payload_role], site.type_of(memory_role)
-    if site.op == "load":
-        head = f"coop.load {group}, {memory}{offset} into {payload}"
-        types = f"{memory_type}, {site.type_of(payload_role)}"
-    else:
-        head = f"coop.store {group}, {payload} into {memory}{offset}"
-        types = f"{site.type_of(payload_role)}, {memory_type}"
-    return f"{head}{text} {attributes} : {site.group.mlir}, {types} {loc}"
-
-
-def _exchange_assembly(site, names, group, storage, attributes, loc):
-    text = f" mode = {site.attribute('mode')}"
-    for role in ("ranks", "valid_flags"):
-        if role in names:
-            text += f" {role} = {names[role]} : {site.type_of(role)}"
-    if site.attribute("warp_time_slicing"):
-        text += " warp_time_slicing"
-    text += _storage_text(storage)
-    payload = site.type_of("value")
-    return (f"coop.exchange {group}, {names['value']} into {names['output']}{text} "
-            f"{attributes} : {site.group.mlir}, {payload}, {payload} {loc}")
-
-
-def _shuffle_assembly(site, names, group, storage, attributes, loc):
-    into = f" into {names['output']}" if "output" in names else ""
-    text = f" mode = {site.attribute('mode')}"
-    if "distance" in names:
-        text += f" distance = {names['distance']}"
-    if "fill" in names:
-        text += f" fill = {names['fill']} : {site.element_type}"
-    text += _storage_text(storage)
-    value = site.type_of("value")
-    if site.result_types:
-        return (f"{names['result']} = coop.shuffle {group}, {names['value']}{text} "
-                f"{attributes} : {site.group.mlir}, {value} -> {site.result_types[0]} {loc}")
-    return (f"coop.shuffle {group}, {names['value']}{into}{text} {attributes} : "
-            f"{site.group.mlir}, {value}, {site.type_of('output')} {loc}")
-
-
-def _results(site, names):
-    """`%r = `, `%r:2 = ` or nothing, by the site's results."""
-    count = len(site.result_types)
-    if count == 0:
-        return ""
-    return f"{names['result']} = " if count == 1 else f"{names['result']}:{count} = "
-
-
-def _operator_text(site, operator_option):
-    """The operator of a reduction or scan: a named one or a function."""
-    operator = site.attribute(operator_option)
-    if isinstance(operator, str):
-        return f" op = {operator}"
-    return f' combiner = @"{operator.symbol}"'
-
-
-def _reduce_assembly(site, names, group, storage, attributes, loc):
-    text = _operator_text(site, "binary_op")
-    if "valid_items" in names:
-        text += f" valid_items = {names['valid_items']}"
-    if site.attribute("algorithm"):
-        text += f" algorithm = {site.attribute('algorithm')}"
-    if site.attribute("broadcast"):
-        text += " broadcast"
-    if site.attribute("unsigned"):
-        text += " unsigned"
-    text += _storage_text(storage)
-    return (f"{_results(site, names)}coop.reduce {group}, {names['value']}{text} "
-            f"{attributes} : {site.group.mlir}, {site.type_of('value')} -> "
-            f"{site.result_types[0]} {loc}")
-
-
-def _scan_assembly(site, names, group, storage, attributes, loc):
-    into = f" into {names['output']}" if "output" in names else ""
-    text = f" mode = {site.attribute('mode')}" + _operator_text(site, "scan_op")
-    if "initial_value" in names:
-        text += f" initial_value = {names['initial_value']} : {site.element_type}"
-    if "prefix_op" in names:
-        text += (f' prefix = @"{site.attribute("prefix_op").symbol}"({names["prefix_op"]} : '
-                 f'{site.type_of("prefix_op")})')
-    if site.attribute("algorithm"):
-        text += f" algorithm = {site.attribute('algorithm')}"
-    if site.attribute("block_aggregate"):
-        text += " aggregate"
-    if site.attribute("unsigned"):
-        text += " unsigned"
-    text += _storage_text(storage)
-    types = f"{site.group.mlir}, {site.type_of('value')}"
-    if into:
-        types += f", {site.type_of('output')}"
-    if site.result_types:
-        types += f" -> {', '.join(site.result_types)}"
-    return (f"{_results(site, names)}coop.scan {group}, {names['value']}{into}{text} "
-            f"{attributes} : {types} {loc}")
+BINARY_OPS = _cases("BinaryOp")
+REDUCE_ALGORITHMS = _cases("ReduceAlgorithm")
+SCAN_ALGORITHMS = _cases("ScanAlgorithm")
+SCAN_MODES = _cases("ScanMode")
 
 
 def _block_group(site):
@@ -242,23 +145,23 @@ OPERATIONS = {op.marker: op for op in (
     Operation("load", _markers.load, ("group", "source", "payload"),
               _TILE_OPTIONS + (Option("oob_default", "item"), Option("offset", "index"),
                                _STORAGE),
-              result="none", scalar_value=False, assembly=_tile_assembly,
+              result="none", scalar_value=False, dialect_op="coop.load",
               uses_scratch=_scratch_algorithm),
     Operation("store", _markers.store, ("group", "destination", "value"),
               _TILE_OPTIONS + (Option("offset", "index"), _STORAGE),
-              result="none", scalar_value=True, assembly=_tile_assembly,
+              result="none", scalar_value=True, dialect_op="coop.store",
               uses_scratch=_scratch_algorithm),
     Operation("exchange", _markers.exchange, ("group", "value"),
               (Option("mode", "choice", "striped_to_blocked", EXCHANGE_MODES),
                Option("ranks", "payload"), Option("valid_flags", "payload"),
                Option("warp_time_slicing", "flag", False), _STORAGE),
-              result="fresh", scalar_value=False, assembly=_exchange_assembly,
-              uses_scratch=lambda site: True),
+              result="fresh", scalar_value=False, dialect_op="coop.exchange",
+              uses_scratch=lambda site: True, ods=(("value", "input"),)),
     Operation("shuffle", _markers.shuffle, ("group", "value"),
               (Option("mode", "choice", "down", SHUFFLE_MODES), Option("distance", "index", 1, signed=True),
                Option("fill", "item"), _STORAGE),
-              result="fresh", scalar_value=True, assembly=_shuffle_assembly,
-              uses_scratch=lambda site: True),
+              result="fresh", scalar_value=True, dialect_op="coop.shuffle",
+              uses_scratch=lambda site: True, ods=(("value", "input"),)),
 )}
 
 _REDUCE_OPTIONS = (Option("valid_items", "index"), Option("broadcast", "flag", True),
@@ -273,7 +176,9 @@ _SCAN_OP = Option("scan_op", "operator", "sum", BINARY_OPS)
 def _reduction(name, marker, operator_fixed):
     options = _REDUCE_OPTIONS if operator_fixed else (_BINARY_OP,) + _REDUCE_OPTIONS
     return Operation(name, marker, ("group", "value"), options, result="item",
-                     scalar_value=True, assembly=_reduce_assembly, uses_scratch=_block_group,
+                     scalar_value=True, dialect_op="coop.reduce", uses_scratch=_block_group,
+                     ods=(("value", "input"), ("binary_op", ("kind", "combiner")),
+                          ("unsigned", "is_unsigned")),
                      positional_options=() if operator_fixed else ("binary_op",),
                      fixed=(("binary_op", "sum"),) if operator_fixed else ())
 
@@ -290,7 +195,10 @@ def _scan(name, marker, mode=None, operator_fixed=False):
     fixed = ((("mode", mode),) if mode else ()) + ((("scan_op", "sum"),) if operator_fixed
                                                    else ())
     return Operation(name, marker, ("group", "value"), options, result="fresh",
-                     scalar_value=True, assembly=_scan_assembly, uses_scratch=_block_group,
+                     scalar_value=True, dialect_op="coop.scan", uses_scratch=_block_group,
+                     ods=(("value", "input"), ("scan_op", ("kind", "combiner")),
+                          ("prefix_op", ("prefix_state", "prefix_callback")),
+                          ("block_aggregate", "aggregate"), ("unsigned", "is_unsigned")),
                      positional_options=("scan_op",) if mode and not operator_fixed else (),
                      fixed=fixed, aggregate_flag="block_aggregate")
 

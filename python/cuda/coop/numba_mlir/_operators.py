@@ -50,9 +50,8 @@ class OperatorFunction:
     result: str
 
     @property
-    def declaration(self) -> str:
-        return (f'func.func private @"{self.symbol}"({", ".join(self.parameters)}) -> '
-                f'{self.result}\n')
+    def function_type(self) -> str:
+        return f"({', '.join(self.parameters)}) -> {self.result}"
 
 
 def device_dispatcher(value):

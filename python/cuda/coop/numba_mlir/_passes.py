@@ -1,6 +1,6 @@
-"""Running our passes on coop dialect text (through cuda.coop._compiler) and
-moving what they print into Numba's module: the only way our IR reaches
-Numba's MLIR (DESIGN.md: the two MLIRs never share IR objects)."""
+"""Lowering call sites described as data (through cuda.coop._compiler) and
+moving what our passes print into Numba's module: the only way our IR reaches
+Numba's MLIR (the two MLIRs never share IR objects)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,6 @@ from numba_cuda_mlir._mlir import ir
 from .. import _compiler
 from ._errors import CoopCompileError
 from ._numba import link_target
-
-SITE_PIPELINE = "coop-plan-scratch,coop-insert-barriers,convert-coop-to-gpu,canonicalize,cse"
-# A site placed by the kernel plan carries its scratch offsets already.
-PLACED_PIPELINE = "convert-coop-to-gpu,canonicalize,cse"
-CHECK_PIPELINE = "coop-plan-scratch"
 
 
 def target_sm(metadata: dict) -> int:
@@ -28,14 +23,13 @@ def target_sm(metadata: dict) -> int:
     return 10 * int(major) + int(minor)
 
 
-def run_passes(text: str, filename: str, pipeline: str = SITE_PIPELINE, sm: int = 0) -> str:
-    """`text` through `pipeline`, printed in generic form; a misuse is a
-    CoopCompileError with the passes' diagnostics. `sm` (target_sm) goes to
-    convert-coop-to-gpu."""
-    if sm:
-        pipeline = pipeline.replace("convert-coop-to-gpu", f"convert-coop-to-gpu{{sm={sm}}}")
+def lower_site(site: tuple, stage: str, placement: tuple | None = None, sm: int = 0) -> str:
+    """The site (`Site.data()`, or `barrier_site`'s) through `stage`: 'check'
+    (verify and plan its scratch), 'lower' (plan and lower it alone) or
+    'placed' (lower it at `placement`), printed in generic form; a misuse is
+    a CoopCompileError with the diagnostics at the call's line."""
     try:
-        return _run_pipeline(text, filename, pipeline)
+        return _lower_site(site, stage, placement, sm)
     except _compiler.PipelineError as error:
         raise_diagnostics(error)
 
@@ -48,10 +42,10 @@ def raise_diagnostics(error: Exception):
 
 
 @functools.lru_cache(maxsize=4096)
-def _run_pipeline(text: str, filename: str, pipeline: str) -> str:
+def _lower_site(site: tuple, stage: str, placement: tuple | None, sm: int) -> str:
     """Kernels are specialized per launch configuration and items_per_thread,
     so the same sites recur: lower each once per process."""
-    return _compiler.run_pipeline(text, pipeline, source_name=filename, generic=True)
+    return _compiler.lower_site(site, stage, placement, sm)
 
 
 # Attributes our MLIR (22) prints under a name Numba's (23) renamed: redux.sync's

@@ -1,9 +1,13 @@
-"""A cuda.coop call site of a Numba kernel, as coop dialect text.
+"""A cuda.coop call site of a Numba kernel, described as data.
 
-The same description writes two things: the site's own function (lowered by
-our passes and linked into Numba's module) and the site's op in the kernel's
-skeleton, which the passes plan as a whole (`_kernel_plan.py`). A site that
-uses scratch gets its function once the plan has placed it.
+The description names the site's op in the coop dialect and gives its
+operands (types, in the op's ODS order), attributes (MLIR attribute values
+made from the op's ODS table, `cuda.coop._ods`), results, group, temp storage
+and source location. Our C API builds the op from it through the op's
+registered definition and lowers it into the site's function, which is linked
+into Numba's module. The kernel plan (`_kernel_plan.py`) hands the same
+descriptions to the C API as a kernel skeleton; a site that uses scratch is
+lowered once the plan has placed it.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
+from .. import _ods
+from ._errors import CoopCompileError
 from ._operations import BY_NAME, Operation
 from ._operators import OperatorFunction
 from ._types import GroupType
@@ -24,7 +30,8 @@ class Site:
     attributes: tuple[tuple[str, object], ...]  # compile-time options given
     element_type: str
     block_dims: tuple[int, int, int]
-    storage: str | None      # the coop.temp_storage attributes, None when implicit
+    # The coop.temp_storage op's attributes (ODS name, value), None when implicit.
+    storage: tuple[tuple[str, object], ...] | None
     filename: str
     line: int
     col: int
@@ -73,72 +80,50 @@ class Site:
         roles = self.operation.index_roles
         return [i for i, (role, _) in enumerate(self.operands) if role in roles]
 
-    def op_lines(self, p: str, operands: list[str], storage: str | None,
-                 attributes: str = "") -> list[str]:
-        """The group ops and the site's op, SSA names prefixed by `p`;
-        `operands` are the values of `value_types` (as index values where
-        they are offsets or counts), `storage` the descriptor's value,
-        `attributes` an attribute dictionary for the op."""
-        lines = _group_ops(self.group, p)
-        loc = f'loc("{self.filename}":{self.line}:{self.col})'
-        names = {role: name for (role, _), name in zip(self.operands, operands)}
-        names["result"] = f"%{p}r"
-        lines.append(self.operation.assembly(self, names, f"%{p}g", storage, attributes, loc))
-        return lines
-
-    def function(self, placement: Placement | None = None) -> tuple[str, str]:
-        """The site function's name and text. A scratch-using site is
-        written with its `placement` in the kernel's scratch (the kernel
-        plan's buffer, size, alignment and this site's offset); without one,
-        the text only serves to check the call (`coop-plan-scratch`)."""
-        params = [f"%a{i}: {t}" for i, t in enumerate(self.value_types)]
-        operands = [f"%a{i}" for i in range(len(params))]
-        body = []
-        for i in self.index_positions:
-            body.append(f"%i{i} = arith.index_cast %a{i} : i64 to index")
-            operands[i] = f"%i{i}"
-        copies = []
-        for i, (role, op_type) in enumerate(self.operands):
-            if self.item_storage is not None and role in _COPIED_ROLES:
-                body += _copy_payload(f"%a{i}", f"%p{i}", self.value_types[i], op_type,
-                                      role == "value", self.item_storage, self.element_type)
-                if role == "output":
-                    copies += _copy_payload(f"%p{i}", f"%a{i}", op_type, self.value_types[i],
-                                            True, self.element_type, self.item_storage,
-                                            allocate=False)
-                operands[i] = f"%p{i}"
+    def data(self, placement: Placement | None = None) -> tuple:
+        """The site as `cuda.coop._compiler.lower_site` takes it: (function
+        name, op, operands, attributes, result types, storage attributes,
+        declared functions, block, file, line, column). The function's name
+        tells apart sites that differ in anything, their location and their
+        `placement` in the kernel's scratch included."""
+        operation = self.operation
+        spec = _ods.OPS[operation.dialect_op]
+        by_ods = {operation.ods_name(role): (i, role, t)
+                  for i, (role, t) in enumerate(self.operands)}
+        operands = []
+        for name, _ in spec["operands"]:
+            if name == operation.ods_name("group"):
+                operands.append((name, self.group.mlir, None))
+            elif name == operation.ods_name("temp_storage"):
+                operands.append((name, "!coop.temp_storage" if self.storage is not None
+                                 else None, None))
+            elif name in by_ods:
+                i, role, op_type = by_ods[name]
+                passed = self.value_types[i]
+                if role in operation.index_roles:
+                    operands.append((name, "index", passed))
+                else:
+                    operands.append((name, op_type, None if passed == op_type else passed))
+            else:
+                operands.append((name, None, None))
+        attributes = []
+        for option, value in self.attributes:
+            name = operation.ods_name(option, isinstance(value, OperatorFunction))
+            text = attribute_value(spec, name, value, self)
+            if text is not None:
+                attributes.append((name, text))
+        storage = ()
         if self.storage is not None:
-            body.append(f"%ts = coop.temp_storage {self.storage}")
-        attributes = ""
-        x, y, z = self.block_dims
-        function_attributes = [f"gpu.known_block_size = array<i32: {x}, {y}, {z}>"]
-        if placement is not None:
-            attributes = f"{{coop.scratch_offset = {placement.offset} : i64}}"
-            function_attributes += [f"coop.scratch_size = {placement.size} : i64",
-                                    f"coop.scratch_alignment = {placement.alignment} : i64",
-                                    f'coop.scratch_symbol = "{placement.buffer}"']
-            if placement.dynamic:
-                function_attributes.append("coop.dynamic_shared_memory")
-        body += self.op_lines("", operands, "%ts" if self.storage is not None else None,
-                              attributes)
-        body += copies
-        signature = ", ".join(params)
-        text = "\n    ".join(body)
-        key = f"{signature}{text}{self.block_dims}{placement}"
-        name = f"__coop_{self.op}_{hashlib.sha1(key.encode()).hexdigest()[:16]}"
-        results, returned = self._results(), "return"
-        if len(self.result_types) == 1:
-            returned = f"return %r : {self.result_types[0]}"
-        elif self.result_types:
-            values = ", ".join(f"%r#{i}" for i in range(len(self.result_types)))
-            returned = f"return {values} : {', '.join(self.result_types)}"
-        # Operator and prefix functions are Numba's, linked into the kernel's
-        # module before the site: the site only declares them.
-        operators = "".join(value.declaration for _, value in self.attributes
-                            if isinstance(value, OperatorFunction))
-        return name, (f"{operators}func.func private @{name}({signature}){results} "
-                      f"attributes {{{', '.join(function_attributes)}}} {{\n"
-                      f"    {text}\n    {returned}\n}}\n")
+            storage = tuple((name, text) for name, value in self.storage
+                            if (text := attribute_value(_ods.OPS["coop.temp_storage"], name,
+                                                        value, self)) is not None)
+        functions = tuple((value.symbol, value.function_type) for _, value in self.attributes
+                          if isinstance(value, OperatorFunction))
+        body = (operation.dialect_op, tuple(operands), tuple(attributes), self.result_types,
+                storage, functions, self.block_dims)
+        location = (self.filename, self.line, self.col)
+        digest = hashlib.sha1(repr((body, location, placement)).encode()).hexdigest()[:16]
+        return (f"__coop_{self.op}_{digest}",) + body + location
 
     def declaration(self, name: str) -> tuple[str, str]:
         """A bodiless function, named after the unplaced site function
@@ -156,6 +141,31 @@ class Site:
         return f" -> ({', '.join(self.result_types)})"
 
 
+def attribute_value(spec: dict, name: str, value, site) -> str | None:
+    """`value` of attribute `name` of the op `spec` describes (an entry of
+    `_ods.OPS`), in MLIR attribute syntax; None where the op leaves it out
+    (an unset flag, an enum's default)."""
+    attribute = dict(spec["attributes"]).get(name)
+    if attribute is None:
+        raise CoopCompileError(f"{site.filename}:{site.line}: internal error: the op has no "
+                               f"attribute {name!r}")
+    kind = attribute["kind"]
+    if value is None or value is False:
+        return None
+    if kind == "enum":
+        if value == attribute.get("default"):
+            return None
+        return f"#coop<{_ods.ENUMS[attribute['enum']]['mnemonic']} {value}>"
+    if kind == "unit":
+        return "unit"
+    if kind == "symbol":
+        return f'@"{value.symbol}"'
+    if kind == "integer":
+        return f"{int(value)} : i64"
+    raise CoopCompileError(f"{site.filename}:{site.line}: internal error: no site value for "
+                           f"an attribute of kind {kind!r}")
+
+
 @dataclasses.dataclass(frozen=True)
 class Placement:
     """Where a site's scratch is in its kernel's buffer."""
@@ -170,43 +180,9 @@ class Placement:
 _COPIED_ROLES = ("value", "output")
 
 
-def _copy_payload(source: str, target: str, source_type: str, target_type: str,
-                  copy_items: bool, source_item: str, target_item: str,
-                  allocate: bool = True) -> list[str]:
-    """Lines that allocate `target` (a payload of `target_type`) and, with
-    `copy_items`, fill it with `source`'s items bitcast to the target's item
-    type. The copies stay in registers once promoted."""
-    lines = [f"{target} = memref.alloca() : {target_type}"] if allocate else []
-    if not copy_items:
-        return lines
-    count = int(source_type.split("<", 1)[1].split("x", 1)[0])
-    for k in range(count):
-        name = f"{target[1:]}_{k}"
-        lines += [f"%{name}i = arith.constant {k} : index",
-                  f"%{name}s = memref.load {source}[%{name}i] : {source_type}",
-                  f"%{name}t = arith.bitcast %{name}s : {source_item} to {target_item}",
-                  f"memref.store %{name}t, {target}[%{name}i] : {target_type}"]
-    return lines
-
-
-def barrier_function(group: GroupType, block_dims) -> tuple[str, str]:
-    """A function with one barrier of `group`, for the reuse barriers the
-    kernel plan places."""
-    body = "\n    ".join(_group_ops(group, "") + [f"coop.barrier %g : {group.mlir}"])
-    x, y, z = block_dims
-    digest = hashlib.sha1(f"{body}{block_dims}".encode()).hexdigest()[:16]
-    name = f"__coop_barrier_{digest}"
-    return name, (f"func.func private @{name}() attributes "
-                  f"{{gpu.known_block_size = array<i32: {x}, {y}, {z}>}} {{\n"
-                  f"    {body}\n    return\n}}\n")
-
-
-def _group_ops(group: GroupType, p: str) -> list[str]:
-    """The dialect ops that make the group %{p}g."""
-    if group.kind == "threads_within_warp":
-        return [f"%{p}w = coop.this_warp",
-                f"%{p}g = coop.group_by %{p}w : !coop.group<warp> -> {group.mlir}"]
-    if group.kind == "warps_within_block":
-        return [f"%{p}b = coop.this_block",
-                f"%{p}g = coop.group_by %{p}b : !coop.group<block> -> {group.mlir}"]
-    return [f"%{p}g = coop.this_{group.kind}"]
+def barrier_site(group: GroupType, block_dims) -> tuple:
+    """A site of one barrier of `group`, for the reuse barriers the kernel
+    plan places (`Site.data()`'s tuple, with no location of its own)."""
+    body = ("coop.barrier", (("group", group.mlir, None),), (), (), (), (), tuple(block_dims))
+    digest = hashlib.sha1(repr(body).encode()).hexdigest()[:16]
+    return (f"__coop_barrier_{digest}",) + body + ("", 0, 0)

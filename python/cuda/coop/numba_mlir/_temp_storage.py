@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-SHARINGS = ("shared", "exclusive")
+from .. import _ods
+
+SHARINGS = _ods.ENUMS["Sharing"]["cases"]
 ATTRIBUTES = ("size_in_bytes", "alignment", "auto_sync", "sharing")
 
 

@@ -38,17 +38,10 @@ class TempStorageType(types.Type):
                               f"{auto_sync}, {sharing}>")
 
     @property
-    def mlir_attributes(self) -> str:
-        parts = []
-        if self.size_in_bytes is not None:
-            parts.append(f"size_in_bytes = {self.size_in_bytes}")
-        if self.alignment is not None:
-            parts.append(f"alignment = {self.alignment}")
-        if self.auto_sync:
-            parts.append("auto_sync")
-        if self.sharing != "shared":
-            parts.append(f"sharing = {self.sharing}")
-        return " ".join(parts)
+    def attributes(self) -> tuple[tuple[str, object], ...]:
+        """The coop.temp_storage op's attributes by their ODS names."""
+        return (("size_in_bytes", self.size_in_bytes), ("alignment", self.alignment),
+                ("auto_sync", self.auto_sync), ("sharing", self.sharing))
 
 
 class StatefulFunctionType(types.Type):
