@@ -108,6 +108,20 @@ COOP_CAPI_EXPORTED CoopPipelineResult coopLowerSite(
     const CoopSite *site, CoopSiteStage stage,
     const CoopSitePlacement *placement, int sm);
 
+/// What a site's op says of itself through its interfaces.
+typedef struct CoopSiteFacts {
+  /// It takes a slice of the kernel's scratch (at its tile's geometry): the
+  /// kernel plan places it.
+  int usesScratch;
+  /// The kernel should declare its block exact (`.reqntid`, not `.maxntid`).
+  int exactBlock;
+} CoopSiteFacts;
+
+/// Builds and verifies `site` and fills `facts` when it succeeds. The result
+/// holds the diagnostics and no output. Never NULL.
+COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
+                                                       CoopSiteFacts *facts);
+
 /// A block of a kernel skeleton: its sites and block barriers in order, and
 /// the blocks it may branch to (none: the kernel returns).
 typedef struct CoopSkeletonBlock {

@@ -417,6 +417,34 @@ CoopPipelineResult coopLowerSite(const CoopSite *site, CoopSiteStage stage,
   return result;
 }
 
+CoopPipelineResult coopDescribeSite(const CoopSite *site, CoopSiteFacts *facts) {
+  auto *result = new CoopPipelineResultImpl;
+  if (!site || !facts) {
+    result->diagnostics.push_back({COOP_SEVERITY_ERROR, "<unknown>", "no site"});
+    return result;
+  }
+  MLIRContext &context = threadContext();
+  DiagnosticCapture capture(result->diagnostics);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
+  FailureOr<func::FuncOp> function =
+      buildSiteFunction(*module, *site, nullptr, result->diagnostics);
+  if (failed(function) || failed(verify(*module)))
+    return result;
+  *facts = {};
+  WalkResult walked = function->walk([&](CollectiveOpInterface op) {
+    facts->exactBlock |= op.needsExactBlock();
+    if (!hasScratchEffect(op))
+      return WalkResult::advance();
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return WalkResult::interrupt();
+    facts->usesScratch |= op.getScratchLayout(*tile).has_value();
+    return WalkResult::advance();
+  });
+  result->succeeded = !walked.wasInterrupted();
+  return result;
+}
+
 /// The skeleton's function: one parameter per site operand (as its op takes
 /// it) and per branch condition, a temp storage op per descriptor, the
 /// blocks with their sites (numbered by `coop.site`) and barriers, and

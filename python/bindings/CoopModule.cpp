@@ -251,6 +251,25 @@ std::string lowerSite(nb::handle data, const std::string &stage, nb::handle plac
   return std::string(output, length);
 }
 
+nb::dict describeSite(nb::handle data) {
+  SiteData site(data);
+  CoopSiteFacts facts = {};
+  ResultPtr result;
+  {
+    nb::gil_scoped_release release;
+    result.reset(coopDescribeSite(&site.site, &facts));
+  }
+  diagnosticsOrRaise(coopPipelineResultSucceeded(result.get()),
+                     coopPipelineResultGetNumDiagnostics(result.get()),
+                     [&](size_t i) {
+                       return coopPipelineResultGetDiagnostic(result.get(), i);
+                     });
+  nb::dict described;
+  described["uses_scratch"] = bool(facts.usesScratch);
+  described["exact_block"] = bool(facts.exactBlock);
+  return described;
+}
+
 nb::dict planSkeleton(nb::handle sites, nb::handle storageOf, nb::handle blocks,
                       bool repeated, const std::string &sourceName) {
   std::deque<SiteData> siteData;
@@ -328,6 +347,11 @@ NB_MODULE(_compiler, m) {
         "`placement`, (buffer, size, alignment, dynamic, offset)) for "
         "compute capability `sm`. Returns the module in generic form. Raises "
         "PipelineError with the diagnostics.");
+  m.def("describe_site", &describeSite, nb::arg("site"),
+        "Build and verify the call site `site` (as lower_site takes it) and "
+        "return what its op says of itself: `uses_scratch` (the kernel plan "
+        "places it) and `exact_block` (the kernel should declare its block "
+        "exact). Raises PipelineError with the diagnostics.");
   m.def("plan_skeleton", &planSkeleton, nb::arg("sites"), nb::arg("storage_of"),
         nb::arg("blocks"), nb::kw_only(), nb::arg("repeated") = false,
         nb::arg("source_name") = "<coop>",

@@ -60,11 +60,11 @@ static void lower(const CoopSite *site, CoopSiteStage stage) {
 static void testLowerASite(void) {
   // CHECK-LABEL: lower a site
   // CHECK: succeeded: 1
+  // CHECK: #[[LOC:loc[0-9]*]] = loc("kernel.py":3:5)
   // CHECK-NOT: coop.
   // CHECK: "func.func"() <{function_type = (memref<?xi32>, memref<4xi32>, i64) -> (), sym_name = "load_site"
-  // CHECK: "arith.index_cast"
+  // CHECK: "arith.index_cast"(%arg2) : (i64) -> index loc(#[[LOC]])
   // CHECK: "gpu.barrier"
-  // CHECK: loc("kernel.py":3:5)
   printf("lower a site\n");
   CoopSite site = loadSite("!coop.group<block>", kTranspose, 1, 3);
   lower(&site, COOP_SITE_LOWER);

@@ -129,3 +129,125 @@ def test_plan_kernel_failure_raises_the_diagnostics():
     with pytest.raises(_compiler.PipelineError) as error:
         _compiler.plan_kernel(bad, source_name="k.py", sites=4)
     assert any(severity == "error" for severity, _, _ in error.value.diagnostics)
+
+
+def _site(op, operands, attributes=(), results=(), group="!coop.group<block>", line=3,
+          storage=(), functions=()):
+    """A site as `lower_site` takes it (cuda.coop.numba_mlir's Site.data())."""
+    return (f"site_{line}", op, (("group", group, None),) + tuple(operands), tuple(attributes),
+            tuple(results), tuple(storage), tuple(functions), (128, 1, 1), "k.py", line, 5)
+
+
+LOAD = (("source", "memref<?xi32>", None), ("payload", "memref<4xi32>", None),
+        ("offset", "index", "i64"), ("valid_items", None, None), ("oob_default", None, None),
+        ("temp_storage", None, None))
+TRANSPOSE = (("algorithm", "#coop<algorithm transpose>"),)
+
+
+def test_a_site_described_as_data_is_built_checked_and_lowered():
+    lowered = _compiler.lower_site(_site("coop.load", LOAD, TRANSPOSE), "lower", sm=90)
+    assert "coop." not in lowered.replace("coop_scratch", "")
+    assert 'sym_name = "site_3"' in lowered and "(memref<?xi32>, memref<4xi32>, i64) -> ()" \
+        in lowered
+    assert '"arith.index_cast"' in lowered and '"gpu.barrier"' in lowered
+    checked = _compiler.lower_site(_site("coop.load", LOAD, TRANSPOSE), "check")
+    assert "coop.scratch_offset = 0" in checked
+
+
+def test_a_placed_site_lowers_at_its_slice_of_the_kernels_buffer():
+    lowered = _compiler.lower_site(_site("coop.load", LOAD, TRANSPOSE), "placed",
+                                   ("__coop_scratch_k", 4096, 16, False, 2048))
+    assert "@__coop_scratch_k" in lowered and "2048 : index" in lowered
+
+
+def test_a_site_with_a_temp_storage_descriptor_and_a_user_operator():
+    reduce = (("input", "memref<4xf32>", None), ("valid_items", None, None),
+              ("temp_storage", "!coop.temp_storage", None))
+    site = _site("coop.reduce", reduce,
+                 (("combiner", '@"my_max"'), ("broadcast", "unit")), ("f32",),
+                 storage=(("auto_sync", "unit"), ("size_in_bytes", "4096 : i64")),
+                 functions=(("my_max", "(f32, f32) -> f32"),))
+    lowered = _compiler.lower_site(site, "lower")
+    assert 'sym_name = "my_max"' in lowered and '"func.call"' in lowered
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"attributes": (("algorithm", "#coop<algorithm warp_transpose>"),),
+      "group": "!coop.group<warp>"},
+     "k.py:3:5: 'coop.load' op algorithm 'warp_transpose' is not valid for a warp group"),
+    ({"attributes": (("algorithm", "#coop<binary_op sum>"),)},
+     "Invalid attribute `algorithm` in property conversion"),
+    ({"attributes": (("mode", "#coop<scan_mode inclusive>"),)},
+     "'coop.load' has no attribute 'mode'"),
+    ({"attributes": (("algorithm", "#coop<algorithm sideways>"),)},
+     "invalid value '#coop<algorithm sideways>' for attribute 'algorithm'"),
+    ({"op": "coop.sort"}, "'coop.sort' is not a registered operation"),
+    ({"operands": LOAD[:1] + (("payload", "memref<4xbogus>", None),) + LOAD[2:]},
+     "invalid type 'memref<4xbogus>' for operand 'payload'"),
+])
+def test_a_site_that_is_wrong_raises_its_diagnostic(change, message):
+    arguments = {"op": "coop.load", "operands": LOAD, "attributes": TRANSPOSE, **change}
+    with pytest.raises(_compiler.PipelineError) as error:
+        _compiler.lower_site(_site(**arguments), "check")
+    assert any(message in f"{loc}: {text}" for severity, loc, text in error.value.diagnostics
+               if severity == "error"), error.value.diagnostics
+
+
+def test_a_skeleton_described_as_data_plans_as_its_text_does():
+    block, warp = "!coop.group<block>", "!coop.group<warp>"
+    payload = (("input", "memref<4xi32>", None), ("output", "memref<4xi32>", None),
+               ("ranks", None, None), ("valid_flags", None, None), ("temp_storage", None, None))
+    blocked = (("mode", "#coop<exchange_mode blocked_to_striped>"),)
+    striped = (("mode", "#coop<exchange_mode striped_to_blocked>"),)
+    sites = [_site("coop.load", LOAD[:3] + ((("offset", None, None),) + LOAD[4:]), TRANSPOSE,
+                   line=1),
+             _site("coop.exchange", payload, blocked, group=block, line=2),
+             _site("coop.exchange", payload, striped, group=warp, line=3),
+             _site("coop.exchange", payload, striped, group=warp, line=4)]
+    plan = _compiler.plan_skeleton(sites, [-1] * 4, [([0, 1, 2, 3], [])])
+    assert plan["size"] == 2048 and plan["offsets"] == [0, 0, 0, 0]
+    assert sorted(plan["barriers"]) == [(2, "before", "block"), (3, "before", "site")]
+
+
+def test_a_skeleton_with_branches_a_loop_and_a_shared_descriptor():
+    storage = (("temp_storage", "!coop.temp_storage", None),)
+    load = LOAD[:3] + ((("offset", None, None),) + LOAD[4:5]) + storage
+    sites = [_site("coop.load", load, TRANSPOSE, line=1, storage=(("auto_sync", "unit"),)),
+             _site("coop.load", load, TRANSPOSE, line=2, storage=(("auto_sync", "unit"),))]
+    # ^0 -> ^1 | ^2; ^1 loops on itself; both reach ^2, which returns.
+    blocks = [([], [1, 2]), ([0, -1], [1, 2]), ([1], [])]
+    plan = _compiler.plan_skeleton(sites, [0, 0], blocks)
+    assert plan["offsets"] == [0, 0]
+    # auto_sync: a barrier after each use of the descriptor.
+    assert sorted(plan["barriers"]) == [(0, "after", "block"), (1, "after", "block")]
+    again = _compiler.plan_skeleton(sites, [0, 0], blocks, repeated=True)
+    assert again["offsets"] == [0, 0]
+
+
+def test_a_skeleton_naming_a_missing_site_or_block_is_an_error():
+    site = _site("coop.load", LOAD, TRANSPOSE)
+    with pytest.raises(_compiler.PipelineError, match="names site 3 of 1"):
+        _compiler.plan_skeleton([site], [-1], [([3], [])])
+    with pytest.raises(_compiler.PipelineError, match="branches to block 5 of 1"):
+        _compiler.plan_skeleton([site], [-1], [([0], [5])])
+
+
+def test_a_site_says_whether_it_uses_scratch_and_needs_an_exact_block():
+    def facts(op, operands, attributes=(), results=(), group="!coop.group<block>"):
+        return _compiler.describe_site(_site(op, operands, attributes, results, group))
+
+    direct = (("algorithm", "#coop<algorithm direct>"),)
+    assert facts("coop.load", LOAD, TRANSPOSE) == {"uses_scratch": True, "exact_block": False}
+    assert facts("coop.load", LOAD, direct) == {"uses_scratch": False, "exact_block": False}
+    reduce = (("input", "memref<4xi32>", None), ("valid_items", None, None),
+              ("temp_storage", None, None))
+    named = (("kind", "#coop<binary_op sum>"),)
+    raking = named + (("algorithm", "#coop<reduce_algorithm raking>"),)
+    assert facts("coop.reduce", reduce, raking, ("i32",)) == {
+        "uses_scratch": True, "exact_block": True}
+    assert facts("coop.reduce", reduce, named, ("i32",)) == {
+        "uses_scratch": True, "exact_block": False}
+    assert facts("coop.reduce", reduce, named, ("i32",), group="!coop.group<warp>") == {
+        "uses_scratch": False, "exact_block": False}
+    with pytest.raises(_compiler.PipelineError, match="needs exactly one operator"):
+        facts("coop.reduce", reduce, (), ("i32",))

@@ -561,6 +561,16 @@ ReduceOp::getScratchLayout(const TileGeometry &tile) {
   llvm_unreachable("unknown reduce algorithm");
 }
 
+/// CUB's raking algorithms reduce or scan in one warp's branch (the raking
+/// warp): ptxas proves that branch warp-uniform, and drops the divergence
+/// checks and warp syncs around its shuffles, only when every warp is known
+/// full. Asked of an explicit raking algorithm only: `.reqntid` also makes
+/// ptxas predicate `warp_reductions`' fold (docs/numba.md).
+bool ReduceOp::needsExactBlock() {
+  std::optional<ReduceAlgorithm> algorithm = getAlgorithm();
+  return algorithm && *algorithm != ReduceAlgorithm::warp_reductions;
+}
+
 ScratchAccess ReduceOp::getScratchAccess(const TileGeometry &) {
   return {SlotMap::dataDependent, SlotMap::dataDependent, false, true};
 }
@@ -659,6 +669,11 @@ std::optional<ScratchLayout> ScanOp::getScratchLayout(const TileGeometry &tile) 
   return ScratchLayout{RakingLayout(tile.blockSize).gridElements() +
                            (getAggregate() ? 1 : 0),
                        SlotPadding(), 0};
+}
+
+bool ScanOp::needsExactBlock() {
+  std::optional<ScanAlgorithm> algorithm = getAlgorithm();
+  return algorithm && *algorithm != ScanAlgorithm::warp_scans;
 }
 
 ScratchAccess ScanOp::getScratchAccess(const TileGeometry &tile) {

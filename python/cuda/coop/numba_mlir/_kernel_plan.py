@@ -47,19 +47,13 @@ BLOCK_KEY = "coop_block_dims"  # compile metadata: the launch's block of a coop 
 
 EXACT_BLOCK_KEY = "coop_exact_block"  # compile metadata: the kernel gets `.reqntid`
 
-# CUB's raking algorithms reduce or scan in one warp's branch (the raking
-# warp): ptxas cannot prove that branch warp-uniform without knowing every
-# warp full, and guards its shuffles with divergence checks and warp syncs.
-# Only block groups take an algorithm (the verifier rejects it on a warp).
-_RAKING = frozenset({"raking", "raking_memoize", "raking_commutative_only"})
-
-
-def mark_site(call, site: Site, storage_key: str | None, metadata: dict) -> None:
-    """Records a lowered call of `site` for the kernel plan."""
+def mark_site(call, site: Site, facts: dict, storage_key: str | None, metadata: dict) -> None:
+    """Records a lowered call of `site` for the kernel plan; `facts` are what
+    its op says of itself (`_passes.describe_site`)."""
     metadata[BLOCK_KEY] = site.block_dims
-    if site.attribute("algorithm") in _RAKING:
+    if facts["exact_block"]:
         metadata[EXACT_BLOCK_KEY] = True
-    if not site.uses_scratch:
+    if not facts["uses_scratch"]:
         return
     _sites[ir.FlatSymbolRefAttr(call.attributes["callee"]).value] = site
     call.attributes[STORAGE_ATTR] = ir.StringAttr.get(storage_key or "")

@@ -25,7 +25,7 @@ from ._errors import CoopCompileError
 from ._numba import definitions, nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
 from ._operators import is_operator_function, link_operator, link_prefix
-from ._passes import link_into, lower_site, target_sm
+from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _root
 from ._sites import Site
 from ._types import GroupType, TempStorageType
@@ -303,7 +303,8 @@ def _call_site(builder, site: Site, operands, storage_key, results=()):
     the kernel plan replaces) and calls it."""
     data = site.data()
     name = data[0]
-    if site.uses_scratch:
+    facts = describe_site(data)
+    if facts["uses_scratch"]:
         # Checked now, at the call's line; lowered once the kernel plan has
         # placed its scratch.
         lower_site(data, "check")
@@ -316,7 +317,7 @@ def _call_site(builder, site: Site, operands, storage_key, results=()):
         call = call.owner
     elif not isinstance(call, ir.OpView):  # several results: the list of them
         call = call[0].owner
-    _kernel_plan.mark_site(call, site, storage_key, builder.metadata)
+    _kernel_plan.mark_site(call, site, facts, storage_key, builder.metadata)
     return call
 
 

@@ -1,8 +1,7 @@
 """The table of cuda.coop operations: one entry per operation.
 
 An entry says what the call takes (its positional roles and its options,
-each with the kind of value it is), what it returns, whether it uses
-scratch, and which op of the coop dialect its site is, with the ODS names of
+each with the kind of value it is), what it returns, and which op of the coop dialect its site is, with the ODS names of
 roles and options that the op spells differently. Typing (`_typing.py`),
 lowering (`_lowering.py`), site descriptions (`_sites.py`), the planner
 (`_planner.py`) and the stub tests read the entry; nothing else names an
@@ -59,9 +58,6 @@ class Operation:
     scalar_value: bool
     # The site's op in the coop dialect.
     dialect_op: str
-    # Whether a site of the operation (by its compile-time options) takes a
-    # slice of the kernel's scratch.
-    uses_scratch: Callable
     # Options that may also follow the positional roles, in order.
     positional_options: tuple[str, ...] = ()
     # Options the entry fixes (`sum` is `reduce` with binary_op="sum").
@@ -128,40 +124,30 @@ SCAN_ALGORITHMS = _cases("ScanAlgorithm")
 SCAN_MODES = _cases("ScanMode")
 
 
-def _block_group(site):
-    return site.group.kind == "block"
-
-
 _TILE_OPTIONS = (Option("algorithm", "choice", "direct", BLOCK_ALGORITHMS),
                  Option("valid_items", "index"))
 _STORAGE = Option("temp_storage", "storage")
-
-
-def _scratch_algorithm(site):
-    return site.attribute("algorithm") in SCRATCH_ALGORITHMS
 
 
 OPERATIONS = {op.marker: op for op in (
     Operation("load", _markers.load, ("group", "source", "payload"),
               _TILE_OPTIONS + (Option("oob_default", "item"), Option("offset", "index"),
                                _STORAGE),
-              result="none", scalar_value=False, dialect_op="coop.load",
-              uses_scratch=_scratch_algorithm),
+              result="none", scalar_value=False, dialect_op="coop.load"),
     Operation("store", _markers.store, ("group", "destination", "value"),
               _TILE_OPTIONS + (Option("offset", "index"), _STORAGE),
-              result="none", scalar_value=True, dialect_op="coop.store",
-              uses_scratch=_scratch_algorithm),
+              result="none", scalar_value=True, dialect_op="coop.store"),
     Operation("exchange", _markers.exchange, ("group", "value"),
               (Option("mode", "choice", "striped_to_blocked", EXCHANGE_MODES),
                Option("ranks", "payload"), Option("valid_flags", "payload"),
                Option("warp_time_slicing", "flag", False), _STORAGE),
               result="fresh", scalar_value=False, dialect_op="coop.exchange",
-              uses_scratch=lambda site: True, ods=(("value", "input"),)),
+              ods=(("value", "input"),)),
     Operation("shuffle", _markers.shuffle, ("group", "value"),
               (Option("mode", "choice", "down", SHUFFLE_MODES), Option("distance", "index", 1, signed=True),
                Option("fill", "item"), _STORAGE),
               result="fresh", scalar_value=True, dialect_op="coop.shuffle",
-              uses_scratch=lambda site: True, ods=(("value", "input"),)),
+              ods=(("value", "input"),)),
 )}
 
 _REDUCE_OPTIONS = (Option("valid_items", "index"), Option("broadcast", "flag", True),
@@ -176,7 +162,7 @@ _SCAN_OP = Option("scan_op", "operator", "sum", BINARY_OPS)
 def _reduction(name, marker, operator_fixed):
     options = _REDUCE_OPTIONS if operator_fixed else (_BINARY_OP,) + _REDUCE_OPTIONS
     return Operation(name, marker, ("group", "value"), options, result="item",
-                     scalar_value=True, dialect_op="coop.reduce", uses_scratch=_block_group,
+                     scalar_value=True, dialect_op="coop.reduce",
                      ods=(("value", "input"), ("binary_op", ("kind", "combiner")),
                           ("unsigned", "is_unsigned")),
                      positional_options=() if operator_fixed else ("binary_op",),
@@ -195,7 +181,7 @@ def _scan(name, marker, mode=None, operator_fixed=False):
     fixed = ((("mode", mode),) if mode else ()) + ((("scan_op", "sum"),) if operator_fixed
                                                    else ())
     return Operation(name, marker, ("group", "value"), options, result="fresh",
-                     scalar_value=True, dialect_op="coop.scan", uses_scratch=_block_group,
+                     scalar_value=True, dialect_op="coop.scan",
                      ods=(("value", "input"), ("scan_op", ("kind", "combiner")),
                           ("prefix_op", ("prefix_state", "prefix_callback")),
                           ("block_aggregate", "aggregate"), ("unsigned", "is_unsigned")),

@@ -34,6 +34,20 @@ def lower_site(site: tuple, stage: str, placement: tuple | None = None, sm: int 
         raise_diagnostics(error)
 
 
+def describe_site(site: tuple) -> dict:
+    """What the site's op says of itself (`uses_scratch`, `exact_block`),
+    once it is built and verified; a misuse is a CoopCompileError."""
+    try:
+        return _describe_site(site)
+    except _compiler.PipelineError as error:
+        raise_diagnostics(error)
+
+
+@functools.lru_cache(maxsize=4096)
+def _describe_site(site: tuple) -> dict:
+    return _compiler.describe_site(site)
+
+
 def raise_diagnostics(error: Exception):
     """A CoopCompileError with the errors of a failed `_compiler` call."""
     messages = "; ".join(f"{loc}: {msg}" for severity, loc, msg in error.diagnostics

@@ -54,10 +54,6 @@ class Site:
         return dict(self.operands)[role]
 
     @property
-    def uses_scratch(self) -> bool:
-        return self.operation.uses_scratch(self)
-
-    @property
     def value_types(self) -> list[str]:
         """Types of the values the call passes, in order (index operands as
         the i64 Numba passes)."""

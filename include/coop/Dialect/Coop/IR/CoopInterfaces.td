@@ -44,6 +44,10 @@ def Coop_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
     InterfaceMethod<"Whether a `thread` group (the calling thread's own "
                     "items) is a valid target.",
       "bool", "acceptsThreadGroup", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<"Whether a kernel with this op should declare its block "
+                    "exact (`.reqntid` in PTX, not `.maxntid`): a host "
+                    "compiler that specializes kernels per launch knows it.",
+      "bool", "needsExactBlock", (ins), [{}], [{ return false; }]>,
   ];
   let verify = [{ return ::mlir::coop::verifyCollectiveOp($_op); }];
   let verifyWithRegions = 0;

@@ -408,7 +408,8 @@ def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
 def Coop_ReduceOp : Coop_Op<"reduce", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
-        ["getScratchLayout", "getScratchAccess", "acceptsThreadGroup"]>]> {
+        ["getScratchLayout", "getScratchAccess", "acceptsThreadGroup",
+         "needsExactBlock"]>]> {
   let summary = "combine a group's items into one value";
   let description = [{
     CUB's `BlockReduce` (blocks), `WarpReduce` (warps and logical warps, by
@@ -468,7 +469,7 @@ def Coop_ReduceOp : Coop_Op<"reduce", [AttrSizedOperandSegments,
 def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
-                              ["getScratchLayout", "getScratchAccess"]>]> {
+        ["getScratchLayout", "getScratchAccess", "needsExactBlock"]>]> {
   let summary = "prefix scan of a group's tile";
   let description = [{
     CUB's `BlockScan` (blocks) and `WarpScan` (warps and logical warps, by
