@@ -89,7 +89,7 @@ def run_loop(count: int, with_coop: bool) -> None:
         if (i + 1) % STEP == 0 or i + 1 == count:
             gc.collect()
             print(i + 1, f"{rss_mib():.1f}", f"{time.perf_counter() - start:.1f}", flush=True)
-    print("caches", _passes._run_pipeline.cache_info().currsize, len(_operators._DEVICE))
+    print("caches", _passes._lower_site.cache_info().currsize, len(_operators._DEVICE))
 
 
 def measure(count: int, with_coop: bool) -> tuple[dict[int, tuple[float, float]], str]:
@@ -115,7 +115,7 @@ def main() -> None:
         print(f"{kernels:7d} {rss:9.1f} {plain:9.1f} {rss - coop_rows[0][0]:11.1f} "
               f"{plain - plain_rows[0][0]:12.1f} {seconds:7.1f} {plain_seconds:7.1f}")
     _, site_texts, device_functions = caches.split()
-    print(f"after the coop loop: {site_texts} lowered site texts in _passes._run_pipeline's "
+    print(f"after the coop loop: {site_texts} lowered site texts in _passes._lower_site's "
           f"cache, {device_functions} operator functions in _operators._DEVICE")
 
 

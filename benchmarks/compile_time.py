@@ -112,7 +112,8 @@ def time_numba(sites: int, with_coop: bool, family: str = "tiles", repeats: int 
 
     samples = []
     for _ in range(repeats or REPEATS):
-        _passes._run_pipeline.cache_clear()  # cold: every site lowered anew
+        _passes._lower_site.cache_clear()  # cold: every site built and lowered anew
+        _passes._describe_site.cache_clear()
         namespace = {"coop": coop, "cuda": cuda}
         exec(kernel_source(sites, with_coop, family), namespace)
         kernel = cuda.jit(namespace["kernel"])
@@ -228,7 +229,8 @@ def time_phases(family: str) -> None:
     timed(mlir_optimization, "optimize", "Numba MLIR pipeline")
     timed(mlir_optimization, "_call_llvm70_capi", "LLVM 7 codegen")
     timed(_kernel_plan, "plan_module", "coop kernel plan")
-    timed(_passes, "_run_pipeline", "coop site lowering")
+    timed(_passes, "_describe_site", "coop site lowering")
+    timed(_passes, "_lower_site", "coop site lowering")
     for linker in (c for c in vars(driver).values() if isinstance(c, type) and hasattr(c, "complete")):
         timed(linker, "complete", "link to cubin")
     phases = ("Numba MLIR pipeline", "LLVM 7 codegen", "link to cubin", "coop kernel plan",

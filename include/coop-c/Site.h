@@ -36,6 +36,10 @@ typedef struct CoopSiteOperand {
   /// words of the item's width whose items the site bitcasts in and, for an
   /// operand the op writes, out again (float16 items kept as i16).
   const char *passedType;
+  /// Its position among the site function's parameters (the caller's order
+  /// of the values it passes); ignored for the group, the temp storage and
+  /// absent operands.
+  int64_t parameter;
 } CoopSiteOperand;
 
 /// A named attribute; `value` in MLIR attribute syntax.

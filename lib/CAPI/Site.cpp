@@ -97,23 +97,35 @@ bool SiteBuilder::hasStorageOperand() {
   return false;
 }
 
+/// Whether `type` is made inside the site rather than passed to it.
+static bool isMadeInSite(Type type) { return isa<GroupType, TempStorageType>(type); }
+
 FailureOr<SmallVector<Type>> SiteBuilder::parameterTypes(bool asPassed) {
   SmallVector<Type> types;
   for (const CoopSiteOperand &operand : ArrayRef(site.operands, site.numOperands)) {
     if (!operand.type)
       continue;
-    Type type = parse(operand.type, Twine("operand '") + operand.name + "'");
+    std::string what = (Twine("operand '") + operand.name + "'").str();
+    Type type = parse(operand.type, what);
     if (!type)
       return failure();
-    if (isa<GroupType, TempStorageType>(type))
+    if (isMadeInSite(type))
       continue;
     if (asPassed && operand.passedType) {
-      type = parse(operand.passedType, Twine("operand '") + operand.name + "' as passed");
+      type = parse(operand.passedType, what + " as passed");
       if (!type)
         return failure();
     }
-    types.push_back(type);
+    if (operand.parameter < 0 || operand.parameter >= int64_t(site.numOperands))
+      return fail(what + " has no parameter position");
+    if (int64_t(types.size()) <= operand.parameter)
+      types.resize(operand.parameter + 1);
+    if (types[operand.parameter])
+      return fail(what + " takes the position of another operand");
+    types[operand.parameter] = type;
   }
+  if (llvm::is_contained(types, Type()))
+    return fail("the operands' parameter positions have a gap");
   return types;
 }
 
@@ -218,7 +230,6 @@ FailureOr<Operation *> SiteBuilder::buildOp(OpBuilder &b, ValueRange parameters,
     return failure();
 
   SmallVector<int32_t> segments;
-  size_t next = 0;
   Value group;
   for (const CoopSiteOperand &operand : ArrayRef(site.operands, site.numOperands)) {
     if (!operand.type) {
@@ -235,8 +246,8 @@ FailureOr<Operation *> SiteBuilder::buildOp(OpBuilder &b, ValueRange parameters,
       value = group;
     } else if (isa<TempStorageType>(type)) {
       value = storage;
-    } else if (next < parameters.size()) {
-      value = parameters[next++];
+    } else if (operand.parameter >= 0 && operand.parameter < int64_t(parameters.size())) {
+      value = parameters[operand.parameter];
     }
     if (!value)
       return fail(Twine("no value for operand '") + operand.name + "'");

@@ -161,7 +161,8 @@ public:
     site.op = keep(fields[1]);
     for (nb::handle operand : fields[2]) {
       nb::tuple parts = nb::cast<nb::tuple>(operand);
-      operands.push_back({keep(parts[0]), keepOrNull(parts[1]), keepOrNull(parts[2])});
+      operands.push_back({keep(parts[0]), keepOrNull(parts[1]), keepOrNull(parts[2]),
+                          nb::cast<int64_t>(parts[3])});
     }
     attributes = pairs<CoopSiteAttribute>(fields[3]);
     for (nb::handle type : fields[4])
@@ -339,7 +340,7 @@ NB_MODULE(_compiler, m) {
         nb::arg("placement").none() = nb::none(), nb::arg("sm") = 0,
         "Build the call site `site` (the tuple of cuda.coop.numba_mlir's "
         "Site.data(): name, op, operands as (ODS name, type or None, passed "
-        "type or None) in ODS order, attributes and storage attributes as "
+        "type or None, parameter position or -1) in ODS order, attributes and storage attributes as "
         "(name, MLIR attribute text), result types, declared functions as "
         "(symbol, function type), block, file, line, column) through its "
         "registered op, verify it and run `stage`: 'check' (plan its "

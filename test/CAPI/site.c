@@ -18,14 +18,15 @@ static CoopSite loadSite(const char *group, const CoopSiteAttribute *attributes,
   static CoopSiteOperand operands[2][7];
   static int next = 0;
   CoopSiteOperand *slots = operands[next++ % 2];
+  // The caller passes the offset first, then the source and the payload.
   CoopSiteOperand made[7] = {
-      {"group", group, NULL},
-      {"source", "memref<?xi32>", NULL},
-      {"payload", "memref<4xi32>", NULL},
-      {"offset", "index", "i64"},
-      {"valid_items", NULL, NULL},
-      {"oob_default", NULL, NULL},
-      {"temp_storage", NULL, NULL},
+      {"group", group, NULL, -1},
+      {"source", "memref<?xi32>", NULL, 1},
+      {"payload", "memref<4xi32>", NULL, 2},
+      {"offset", "index", "i64", 0},
+      {"valid_items", NULL, NULL, -1},
+      {"oob_default", NULL, NULL, -1},
+      {"temp_storage", NULL, NULL, -1},
   };
   memcpy(slots, made, sizeof(made));
   CoopSite site = {0};
@@ -62,8 +63,8 @@ static void testLowerASite(void) {
   // CHECK: succeeded: 1
   // CHECK: #[[LOC:loc[0-9]*]] = loc("kernel.py":3:5)
   // CHECK-NOT: coop.
-  // CHECK: "func.func"() <{function_type = (memref<?xi32>, memref<4xi32>, i64) -> (), sym_name = "load_site"
-  // CHECK: "arith.index_cast"(%arg2) : (i64) -> index loc(#[[LOC]])
+  // CHECK: "func.func"() <{function_type = (i64, memref<?xi32>, memref<4xi32>) -> (), sym_name = "load_site"
+  // CHECK: "arith.index_cast"(%arg0) : (i64) -> index loc(#[[LOC]])
   // CHECK: "gpu.barrier"
   printf("lower a site\n");
   CoopSite site = loadSite("!coop.group<block>", kTranspose, 1, 3);

@@ -134,13 +134,13 @@ def test_plan_kernel_failure_raises_the_diagnostics():
 def _site(op, operands, attributes=(), results=(), group="!coop.group<block>", line=3,
           storage=(), functions=()):
     """A site as `lower_site` takes it (cuda.coop.numba_mlir's Site.data())."""
-    return (f"site_{line}", op, (("group", group, None),) + tuple(operands), tuple(attributes),
+    return (f"site_{line}", op, (("group", group, None, -1),) + tuple(operands), tuple(attributes),
             tuple(results), tuple(storage), tuple(functions), (128, 1, 1), "k.py", line, 5)
 
 
-LOAD = (("source", "memref<?xi32>", None), ("payload", "memref<4xi32>", None),
-        ("offset", "index", "i64"), ("valid_items", None, None), ("oob_default", None, None),
-        ("temp_storage", None, None))
+LOAD = (("source", "memref<?xi32>", None, 0), ("payload", "memref<4xi32>", None, 1),
+        ("offset", "index", "i64", 2), ("valid_items", None, None, -1),
+        ("oob_default", None, None, -1), ("temp_storage", None, None, -1))
 TRANSPOSE = (("algorithm", "#coop<algorithm transpose>"),)
 
 
@@ -161,8 +161,8 @@ def test_a_placed_site_lowers_at_its_slice_of_the_kernels_buffer():
 
 
 def test_a_site_with_a_temp_storage_descriptor_and_a_user_operator():
-    reduce = (("input", "memref<4xf32>", None), ("valid_items", None, None),
-              ("temp_storage", "!coop.temp_storage", None))
+    reduce = (("input", "memref<4xf32>", None, 0), ("valid_items", None, None, -1),
+              ("temp_storage", "!coop.temp_storage", None, -1))
     site = _site("coop.reduce", reduce,
                  (("combiner", '@"my_max"'), ("broadcast", "unit")), ("f32",),
                  storage=(("auto_sync", "unit"), ("size_in_bytes", "4096 : i64")),
@@ -182,8 +182,12 @@ def test_a_site_with_a_temp_storage_descriptor_and_a_user_operator():
     ({"attributes": (("algorithm", "#coop<algorithm sideways>"),)},
      "invalid value '#coop<algorithm sideways>' for attribute 'algorithm'"),
     ({"op": "coop.sort"}, "'coop.sort' is not a registered operation"),
-    ({"operands": LOAD[:1] + (("payload", "memref<4xbogus>", None),) + LOAD[2:]},
+    ({"operands": LOAD[:1] + (("payload", "memref<4xbogus>", None, 1),) + LOAD[2:]},
      "invalid type 'memref<4xbogus>' for operand 'payload'"),
+    ({"operands": LOAD[:1] + (("payload", "memref<4xi32>", None, 0),) + LOAD[2:]},
+     "operand 'payload' takes the position of another operand"),
+    ({"operands": LOAD[:2] + (("offset", "index", "i64", 5),) + LOAD[3:]},
+     "the operands' parameter positions have a gap"),
 ])
 def test_a_site_that_is_wrong_raises_its_diagnostic(change, message):
     arguments = {"op": "coop.load", "operands": LOAD, "attributes": TRANSPOSE, **change}
@@ -195,11 +199,12 @@ def test_a_site_that_is_wrong_raises_its_diagnostic(change, message):
 
 def test_a_skeleton_described_as_data_plans_as_its_text_does():
     block, warp = "!coop.group<block>", "!coop.group<warp>"
-    payload = (("input", "memref<4xi32>", None), ("output", "memref<4xi32>", None),
-               ("ranks", None, None), ("valid_flags", None, None), ("temp_storage", None, None))
+    payload = (("input", "memref<4xi32>", None, 0), ("output", "memref<4xi32>", None, 1),
+               ("ranks", None, None, -1), ("valid_flags", None, None, -1),
+               ("temp_storage", None, None, -1))
     blocked = (("mode", "#coop<exchange_mode blocked_to_striped>"),)
     striped = (("mode", "#coop<exchange_mode striped_to_blocked>"),)
-    sites = [_site("coop.load", LOAD[:3] + ((("offset", None, None),) + LOAD[4:]), TRANSPOSE,
+    sites = [_site("coop.load", LOAD[:2] + (("offset", None, None, -1),) + LOAD[3:], TRANSPOSE,
                    line=1),
              _site("coop.exchange", payload, blocked, group=block, line=2),
              _site("coop.exchange", payload, striped, group=warp, line=3),
@@ -210,8 +215,8 @@ def test_a_skeleton_described_as_data_plans_as_its_text_does():
 
 
 def test_a_skeleton_with_branches_a_loop_and_a_shared_descriptor():
-    storage = (("temp_storage", "!coop.temp_storage", None),)
-    load = LOAD[:3] + ((("offset", None, None),) + LOAD[4:5]) + storage
+    storage = (("temp_storage", "!coop.temp_storage", None, -1),)
+    load = LOAD[:2] + (("offset", None, None, -1),) + LOAD[3:5] + storage
     sites = [_site("coop.load", load, TRANSPOSE, line=1, storage=(("auto_sync", "unit"),)),
              _site("coop.load", load, TRANSPOSE, line=2, storage=(("auto_sync", "unit"),))]
     # ^0 -> ^1 | ^2; ^1 loops on itself; both reach ^2, which returns.
@@ -239,8 +244,8 @@ def test_a_site_says_whether_it_uses_scratch_and_needs_an_exact_block():
     direct = (("algorithm", "#coop<algorithm direct>"),)
     assert facts("coop.load", LOAD, TRANSPOSE) == {"uses_scratch": True, "exact_block": False}
     assert facts("coop.load", LOAD, direct) == {"uses_scratch": False, "exact_block": False}
-    reduce = (("input", "memref<4xi32>", None), ("valid_items", None, None),
-              ("temp_storage", None, None))
+    reduce = (("input", "memref<4xi32>", None, 0), ("valid_items", None, None, -1),
+              ("temp_storage", None, None, -1))
     named = (("kind", "#coop<binary_op sum>"),)
     raking = named + (("algorithm", "#coop<reduce_algorithm raking>"),)
     assert facts("coop.reduce", reduce, raking, ("i32",)) == {

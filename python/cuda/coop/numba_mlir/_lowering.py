@@ -19,7 +19,7 @@ from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 
-from .. import _groups, _markers, _ods
+from .. import _groups, _markers
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
@@ -191,9 +191,6 @@ def _lower(operation, builder, target, args, kwargs):
     aggregate = operation.aggregate_flag is not None and call.attribute(operation.aggregate_flag)
     if aggregate:
         result_types.append(element)
-    # The site function takes the operands in its op's ODS order.
-    order = [ods for ods, _ in _ods.OPS[operation.dialect_op]["operands"]]
-    call.operands.sort(key=lambda operand: order.index(operation.ods_name(operand[0])))
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),

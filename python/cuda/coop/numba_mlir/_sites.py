@@ -89,19 +89,20 @@ class Site:
         operands = []
         for name, _ in spec["operands"]:
             if name == operation.ods_name("group"):
-                operands.append((name, self.group.mlir, None))
+                operands.append((name, self.group.mlir, None, -1))
             elif name == operation.ods_name("temp_storage"):
                 operands.append((name, "!coop.temp_storage" if self.storage is not None
-                                 else None, None))
+                                 else None, None, -1))
             elif name in by_ods:
+                # The site function takes the values in the call's order.
                 i, role, op_type = by_ods[name]
                 passed = self.value_types[i]
                 if role in operation.index_roles:
-                    operands.append((name, "index", passed))
+                    operands.append((name, "index", passed, i))
                 else:
-                    operands.append((name, op_type, None if passed == op_type else passed))
+                    operands.append((name, op_type, None if passed == op_type else passed, i))
             else:
-                operands.append((name, None, None))
+                operands.append((name, None, None, -1))
         attributes = []
         for option, value in self.attributes:
             name = operation.ods_name(option, isinstance(value, OperatorFunction))
@@ -179,6 +180,7 @@ _COPIED_ROLES = ("value", "output")
 def barrier_site(group: GroupType, block_dims) -> tuple:
     """A site of one barrier of `group`, for the reuse barriers the kernel
     plan places (`Site.data()`'s tuple, with no location of its own)."""
-    body = ("coop.barrier", (("group", group.mlir, None),), (), (), (), (), tuple(block_dims))
+    body = ("coop.barrier", (("group", group.mlir, None, -1),), (), (), (), (),
+            tuple(block_dims))
     digest = hashlib.sha1(repr(body).encode()).hexdigest()[:16]
     return (f"__coop_barrier_{digest}",) + body + ("", 0, 0)
