@@ -121,7 +121,7 @@ def _kind(token: str) -> str:
 
 def seed_chunks() -> list[str]:
     """The lit inputs' split chunks without comments, which mutations would only
-    waste; the valid ones thrice, as most chunks of invalid.mlir stop at the
+    waste; the valid ones thrice, as most chunks of the invalid-*.mlir files stop at the
     verifier and the others reach the passes."""
     chunks = []
     for seed in SEEDS:

@@ -2,7 +2,8 @@
 //
 // A dialect conversion with the coop dialect illegal: every coop op is
 // lowered by its family's pattern (LoadStore.cpp, Exchange.cpp, Shuffle.cpp,
-// Groups.cpp), or the pass fails with the pattern's diagnostic.
+// Reduce.cpp, Scan.cpp, Groups.cpp), or the pass fails with the pattern's
+// diagnostic.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,8 @@
 //===- CoopToGPU.h - lower coop ops to gpu/nvvm/memref ------------*- C++ -*-===//
 //
-// One conversion pattern per op family (LoadStore.cpp, Exchange.cpp,
-// Shuffle.cpp, Groups.cpp) over shared tile helpers (TileHelpers.h). The
+// One pattern file per op family (LoadStore.cpp, Exchange.cpp, Shuffle.cpp,
+// Reduce.cpp, Scan.cpp, Groups.cpp) over shared tile helpers (TileHelpers.h)
+// and combining helpers (Combining.h). The
 // patterns expect the scratch planner's offsets and barriers already in
 // place (--coop-plan-scratch, --coop-insert-barriers).
 //
