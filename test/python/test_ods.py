@@ -1,8 +1,12 @@
 """ODS is the one source of the dialect's names: `cuda.coop._ods`, generated
 from it at build time, lists every op's operands and attributes and every
-enum's cases; the backend's operation table, the NumPy models and the stubs
-(through the table, test_stubs.py) follow it, and a site is built from the
-table alone."""
+enum's cases; the backend's operation table, the NumPy models, the stubs
+(through the table, test_stubs.py), the benchmarks and the reduce/scan
+algorithm table follow it, and a site is built from the table alone."""
+
+import ast
+import re
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +82,38 @@ def test_temp_storage_sharing_policies_are_the_dialects():
     from cuda.coop.numba_mlir import _temp_storage
 
     assert _temp_storage.SHARINGS == _ods.ENUMS["Sharing"]["cases"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tuple_constant(path: Path, name: str) -> tuple:
+    """The literal tuple a module assigns to `name`, read without importing it."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{path.name} assigns no {name}")
+
+
+@pytest.mark.parametrize("module, name, enum, whole", [
+    ("benchmarks/tile_copy.py", "ALGORITHMS", "Algorithm", True),
+    ("benchmarks/compile_time.py", "ALGORITHMS", "Algorithm", True),
+    ("benchmarks/compile_scale.py", "ALGORITHMS", "Algorithm", False),
+    ("benchmarks/numba_tile_copy.py", "WARP_ALGORITHMS", "Algorithm", False),
+    ("benchmarks/numba_reduce_scan.py", "REDUCE_ALGORITHMS", "ReduceAlgorithm", True),
+    ("benchmarks/numba_reduce_scan.py", "SCAN_ALGORITHMS", "ScanAlgorithm", True),
+    ("test/python/test_descriptor_rules.py", "BLOCK_ALGORITHMS", "Algorithm", True),
+])
+def test_the_benchmarks_name_the_dialects_algorithms(module, name, enum, whole):
+    names, cases = set(_tuple_constant(ROOT / module, name)), set(_ods.ENUMS[enum]["cases"])
+    assert names == cases if whole else names <= cases, (module, name, names ^ cases)
+
+
+def test_the_algorithm_table_of_the_reduce_and_scan_page_lists_the_dialects_algorithms():
+    page = (ROOT / "docs" / "reduce-and-scan.md").read_text()
+    table = page[page.index("## Algorithms"):].split("\n\n")[1]
+    block_rows = [row.split("|")[2] for row in table.splitlines() if row.startswith("| block |")]
+    documented = {name for cell in block_rows for name in re.findall(r"`(\w+)`", cell)}
+    assert documented == set(_ods.ENUMS["ReduceAlgorithm"]["cases"]) | set(
+        _ods.ENUMS["ScanAlgorithm"]["cases"])
