@@ -79,6 +79,17 @@ nb::list diagnosticsOrRaise(bool succeeded, size_t count,
   throw nb::python_error();
 }
 
+/// The result's printed module; raises PipelineError with its diagnostics
+/// when it did not succeed.
+std::string outputOrRaise(CoopPipelineResult result) {
+  diagnosticsOrRaise(coopPipelineResultSucceeded(result),
+                     coopPipelineResultGetNumDiagnostics(result),
+                     [&](size_t i) { return coopPipelineResultGetDiagnostic(result, i); });
+  size_t length = 0;
+  const char *output = coopPipelineResultGetOutput(result, &length);
+  return std::string(output, length);
+}
+
 std::string runPipeline(const std::string &module, const std::string &pipeline,
                         const std::string &sourceName, bool generic,
                         bool debugInfo) {
@@ -91,14 +102,7 @@ std::string runPipeline(const std::string &module, const std::string &pipeline,
                                  sourceName.c_str(), pipeline.data(),
                                  pipeline.size(), flags));
   }
-  diagnosticsOrRaise(coopPipelineResultSucceeded(result.get()),
-                     coopPipelineResultGetNumDiagnostics(result.get()),
-                     [&](size_t i) {
-                       return coopPipelineResultGetDiagnostic(result.get(), i);
-                     });
-  size_t length = 0;
-  const char *output = coopPipelineResultGetOutput(result.get(), &length);
-  return std::string(output, length);
+  return outputOrRaise(result.get());
 }
 
 struct PlanDeleter {
@@ -242,14 +246,7 @@ std::string lowerSite(nb::handle data, const std::string &stage, nb::handle plac
     result.reset(coopLowerSite(&site.site, siteStage,
                                placement.is_none() ? nullptr : &placed, sm));
   }
-  diagnosticsOrRaise(coopPipelineResultSucceeded(result.get()),
-                     coopPipelineResultGetNumDiagnostics(result.get()),
-                     [&](size_t i) {
-                       return coopPipelineResultGetDiagnostic(result.get(), i);
-                     });
-  size_t length = 0;
-  const char *output = coopPipelineResultGetOutput(result.get(), &length);
-  return std::string(output, length);
+  return outputOrRaise(result.get());
 }
 
 nb::dict describeSite(nb::handle data) {
@@ -260,11 +257,7 @@ nb::dict describeSite(nb::handle data) {
     nb::gil_scoped_release release;
     result.reset(coopDescribeSite(&site.site, &facts));
   }
-  diagnosticsOrRaise(coopPipelineResultSucceeded(result.get()),
-                     coopPipelineResultGetNumDiagnostics(result.get()),
-                     [&](size_t i) {
-                       return coopPipelineResultGetDiagnostic(result.get(), i);
-                     });
+  outputOrRaise(result.get());
   nb::dict described;
   described["uses_scratch"] = bool(facts.usesScratch);
   described["exact_block"] = bool(facts.exactBlock);

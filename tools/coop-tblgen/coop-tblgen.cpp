@@ -74,6 +74,14 @@ static void emitAttribute(raw_ostream &os, const NamedAttribute &named) {
   os << "}),\n";
 }
 
+/// An operand or result: (name, "single" | "optional" | "variadic").
+static void emitValue(raw_ostream &os, const NamedTypeConstraint &value) {
+  const char *arity = value.isOptional()   ? "optional"
+                      : value.isVariadic() ? "variadic"
+                                           : "single";
+  os << "            (" << quoted(value.name) << ", \"" << arity << "\"),\n";
+}
+
 static bool emitPythonTable(raw_ostream &os, const RecordKeeper &records) {
   os << "\"\"\"The coop dialect's operations and enums, generated from its ODS by\n"
         "coop-tblgen at build time: do not edit.\"\"\"\n\n";
@@ -85,13 +93,8 @@ static bool emitPythonTable(raw_ostream &os, const RecordKeeper &records) {
     os << "    " << quoted(op.getOperationName()) << ": {\n";
     os << "        \"summary\": " << quoted(op.getSummary()) << ",\n";
     os << "        \"operands\": (\n";
-    for (int i = 0, e = op.getNumOperands(); i < e; ++i) {
-      const NamedTypeConstraint &operand = op.getOperand(i);
-      const char *arity = operand.isOptional()   ? "optional"
-                          : operand.isVariadic() ? "variadic"
-                                                 : "single";
-      os << "            (" << quoted(operand.name) << ", \"" << arity << "\"),\n";
-    }
+    for (int i = 0, e = op.getNumOperands(); i < e; ++i)
+      emitValue(os, op.getOperand(i));
     os << "        ),\n        \"attributes\": (\n";
     for (const NamedAttribute &named : op.getAttributes()) {
       if (named.attr.isDerivedAttr())
@@ -100,12 +103,8 @@ static bool emitPythonTable(raw_ostream &os, const RecordKeeper &records) {
       emitAttribute(os, named);
     }
     os << "        ),\n        \"results\": (\n";
-    for (int i = 0, e = op.getNumResults(); i < e; ++i) {
-      const NamedTypeConstraint &result = op.getResult(i);
-      os << "            (" << quoted(result.name) << ", \""
-         << (result.isOptional() ? "optional" : result.isVariadic() ? "variadic" : "single")
-         << "\"),\n";
-    }
+    for (int i = 0, e = op.getNumResults(); i < e; ++i)
+      emitValue(os, op.getResult(i));
     os << "        ),\n        \"regions\": " << op.getNumRegions() << ",\n    },\n";
   }
   // Every coop enum, with the mnemonic of the attribute that holds it (none
