@@ -107,3 +107,25 @@ def test_shuffle(mode, dtype, block, ipt, with_fill):
             expected = cm.shuffle_model(mode, values[b], 1, fill)
             defined = cm.shuffle_specified(mode, values[b].shape, fill if with_fill else None)
             np.testing.assert_array_equal(got[b][defined], expected[defined])
+
+
+@pytest.mark.parametrize("mode", ("offset", "rotate"))
+@pytest.mark.parametrize("distance_type", ("int32", "int16", "uint32"))
+def test_shuffle_takes_a_runtime_distance_of_any_integer_type(mode, distance_type):
+    # Index operands are extended by their Numba type: a negative int32
+    # distance passed at run time reaches lower ranks.
+    from numba_cuda_mlir import cuda
+
+    threads = 128
+    values = np.arange(GRID * threads, dtype=np.int32).reshape(GRID, threads, 1)
+    kernel = cm.shuffle_kernel(mode, 1, False)
+    # rotate takes distances in [0, block size).
+    unsigned = distance_type == "uint32" or mode == "rotate"
+    distances = (1, 5, threads - 1) if unsigned else (-1, -4, 3)
+    for distance in map(np.dtype(distance_type).type, distances):
+        dst = cuda.device_array(values.size, values.dtype)
+        kernel[GRID, threads](cuda.to_device(values.reshape(-1)), dst, distance, np.int32(0))
+        got = dst.copy_to_host().reshape(values.shape)
+        for b in range(GRID):
+            np.testing.assert_array_equal(
+                got[b, :, 0], cm.shuffle_model(mode, values[b, :, 0], int(distance), None))

@@ -26,13 +26,13 @@ using namespace mlir::coop::lowering;
 namespace {
 
 /// The group-wide exclusive prefix of a thread's partial and the group's
-/// aggregate (the initial value is not in them yet). The aggregate only where
-/// it is asked for: a shuffle's result nobody reads is still a shuffle in
-/// the PTX, and where ptxas drops it its divergence check and warp sync stay
-/// in the SASS. Warp scans also give the inclusive scan of the partials (with
-/// a callback's prefix), which a thread of one item takes as its result, as
-/// CUB's InclusiveScan does: no exclusive shuffle, and CUB's additions for
-/// floats.
+/// aggregate (without the initial value: CUB's block aggregate). The
+/// aggregate only where it is asked for: a shuffle's result nobody reads is
+/// still a shuffle in the PTX, and where ptxas drops it its divergence check
+/// and warp sync stay in the SASS. Warp scans also give the inclusive scan
+/// of the partials (with a callback's prefix), which a thread of one item
+/// takes as its result, as CUB's InclusiveScan does: no exclusive shuffle,
+/// and CUB's additions for floats.
 struct GroupScan {
   MaybeValue prefix;
   Value aggregate;
@@ -148,16 +148,12 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
                          withAggregate, sm);
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
-                      partial, seed, initial, callback, withAggregate);
+                      partial, seed, callback, withAggregate);
     }
     MaybeValue prefix = scan.prefix;
     Value aggregate = scan.aggregate;
     if (seed && tile->warpLike && !direct)
       prefix = prefix.seeded(rewriter, loc, combiner, seed);
-    bool seededByRaking = !tile->warpLike &&
-                          op.getBlockAlgorithm() != ScanAlgorithm::warp_scans;
-    if (initial && aggregate && !seededByRaking)
-      aggregate = combiner.combine(rewriter, loc, initial, aggregate);
     SmallVector<Value> scanned =
         direct ? SmallVector<Value>{scan.inclusive}
                : threadScan(rewriter, loc, combiner, items, prefix,
@@ -469,8 +465,7 @@ private:
   static GroupScan raking(OpBuilder &b, Location loc, ScanOp op,
                           const Combiner &combiner, const TileGeometry &tile,
                           Value scratch, Value ltid, Value partial, Value seed,
-                          Value initial, const PrefixCallback &callback,
-                          bool withAggregate) {
+                          const PrefixCallback &callback, bool withAggregate) {
     Ix ix{b, loc};
     RakingLayout grid(tile.blockSize);
     bool outgrows = segmentOutgrowsRegisters(grid, combiner);
@@ -559,13 +554,9 @@ private:
                                 ax.add(start, j));
         running = {running.combineBefore(at, loc, combiner, item), Value()};
       }
-      if (op.getAggregate()) {
-        Value aggregate = segments.aggregate;
-        if (initial)
-          aggregate = combiner.combine(at, loc, initial, aggregate);
-        storeIf(at, loc, ax.eq(ltid, 0), aggregate, scratch,
+      if (op.getAggregate())
+        storeIf(at, loc, ax.eq(ltid, 0), segments.aggregate, scratch,
                 ax.c(grid.gridElements()));
-      }
     }
     gpu::BarrierOp::create(b, loc);
     Value prefix = memref::LoadOp::create(b, loc, scratch, slot);

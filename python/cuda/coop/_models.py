@@ -180,21 +180,25 @@ def reduce_model(op, values: np.ndarray, valid: int | None = None):
 
 def scan_model(op, values: np.ndarray, inclusive: bool, initial=None):
     """One group's tile scanned in blocked order (shape of `values`) and the
-    running total after the last item. An exclusive scan without an initial
-    value leaves item 0 unspecified; callers that compare it pass the
-    operator's `identity` as `initial` (what the lowering produces)."""
+    tile's aggregate (its items combined, without `initial`: CUB's block
+    aggregate). An exclusive scan without an initial value leaves item 0
+    unspecified; callers that compare it pass the operator's `identity` as
+    `initial` (what the lowering produces)."""
+    def step(running, x):
+        if running is None:
+            return x
+        return combine(op, running, x) if isinstance(op, str) else op(running, x)
+
     flat = values.reshape(-1)
     out = np.empty_like(flat)
-    running = initial
+    running, aggregate = initial, None
     for k, x in enumerate(flat):
         if not inclusive:
             out[k] = running if running is not None else x
-        step = x if running is None else (
-            combine(op, running, x) if isinstance(op, str) else op(running, x))
-        running = step
+        running, aggregate = step(running, x), step(aggregate, x)
         if inclusive:
             out[k] = running
-    return out.reshape(values.shape), running
+    return out.reshape(values.shape), aggregate
 
 
 def scan_specified(inclusive: bool, op, initial, shape) -> np.ndarray:

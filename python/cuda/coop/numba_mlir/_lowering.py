@@ -368,8 +368,10 @@ def _index_operand(call, option, var):
     if not option.signed and isinstance(value_type, types.IntegerLiteral) \
             and value_type.literal_value < 0:
         call.error(f"{option.name} must not be negative; got {value_type.literal_value}")
-    return call.builder.mlir_convert(call.builder.load_var(var),
-                                     ir.IntegerType.get_signless(64))
+    # Numba's own cast: a signed integer is sign-extended (a negative
+    # shuffle distance stays negative), an unsigned one zero-extended.
+    source = getattr(value_type, "literal_type", value_type)
+    return call.builder.lower_cast(source, types.int64, call.builder.load_var(var))
 
 
 def _item_operand(call, name, var, element, expected):

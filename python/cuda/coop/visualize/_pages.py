@@ -300,7 +300,7 @@ def _scan_frame(op, size, ipt, inclusive, initial) -> Frame:
     mode = "inclusive" if inclusive else "exclusive"
     return Frame([_items_panel("payloads before", values),
                   Panel(f"payloads after the {mode} scan", "threads", ipt, labels, colors)],
-                 f"running total after the tile = {total}")
+                 f"the tile's aggregate (block_aggregate) = {total}")
 
 
 def scan_page() -> Page:

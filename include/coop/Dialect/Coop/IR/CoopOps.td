@@ -480,8 +480,9 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     first item of the tile is the named operator's identity, e.g. 0 for
     `sum`, and unspecified for a `combiner`, as in CUB). An inclusive scan
     with `initial_value` combines it before the first item. With
-    `aggregate` the op also returns the aggregate of the whole tile (with
-    the initial value), in every thread, as its last result.
+    `aggregate` the op also returns the aggregate of the whole tile's items
+    (CUB's block aggregate: without the initial value), in every thread, as
+    its last result.
 
     `prefix = @f(%state : type)` (blocks only) scans many tiles in a loop,
     as CUB's block prefix callback: once per op, the block's first thread
