@@ -460,3 +460,33 @@ gpu.module @block_scan_warp_scans_prefix_opaque_warp {
     gpu.return
   }
 }
+
+// -----
+
+// The aggregate is the tile's own (CUB's block aggregate): the initial value
+// seeds the items only, in a warp scan and in the slot raking publishes.
+// CHECK-LABEL: func.func @warp_scan_initial_aggregate
+// CHECK: %[[AGG:.*]] = nvvm.shfl.sync idx
+// CHECK: return %{{.*}}, %[[AGG]] : i32, i32
+func.func @warp_scan_initial_aggregate(%x: i32, %init: i32) -> (i32, i32)
+    attributes {gpu.known_block_size = array<i32: 32, 1, 1>} {
+  %w = coop.this_warp
+  %r, %a = coop.scan %w, %x mode = inclusive op = sum initial_value = %init : i32 aggregate
+      : !coop.group<warp>, i32 -> i32, i32
+  return %r, %a : i32, i32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @block_scan_initial_aggregate
+// CHECK: %[[AGG:.*]] = nvvm.shfl.sync idx
+// CHECK: memref.store %[[AGG]], %{{.*}}[%c64{{.*}}]
+// CHECK: %[[PUBLISHED:.*]] = memref.load %{{.*}}[%c64{{.*}}]
+// CHECK: return %{{.*}}, %[[PUBLISHED]] : i32, i32
+func.func @block_scan_initial_aggregate(%x: i32, %init: i32) -> (i32, i32)
+    attributes {gpu.known_block_size = array<i32: 64, 1, 1>} {
+  %b = coop.this_block
+  %r, %a = coop.scan %b, %x mode = exclusive op = sum initial_value = %init : i32
+      algorithm = raking aggregate : !coop.group<block>, i32 -> i32, i32
+  return %r, %a : i32, i32
+}
