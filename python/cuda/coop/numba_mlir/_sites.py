@@ -45,36 +45,17 @@ class Site:
     def operation(self) -> Operation:
         return BY_NAME[self.op]
 
-    def attribute(self, name: str):
-        """A compile-time option's value, or its default (None for an
-        attribute that is not an option)."""
-        return dict(self.attributes).get(name, self.operation.default(name))
-
-    def type_of(self, role: str) -> str:
-        return dict(self.operands)[role]
-
     @property
     def value_types(self) -> list[str]:
         """Types of the values the call passes, in order (index operands as
         the i64 Numba passes)."""
         return [self._stored(role, t) for role, t in self.operands]
 
-    @property
-    def op_types(self) -> list[str]:
-        """Types of the values as the site's op takes them."""
-        return [t for _, t in self.operands]
-
     def _stored(self, role: str, op_type: str) -> str:
         """The type the caller passes for an operand the op takes as `op_type`."""
         if self.item_storage is None or role not in _COPIED_ROLES:
             return op_type
         return op_type.replace(f"x{self.element_type}>", f"x{self.item_storage}>")
-
-    @property
-    def index_positions(self) -> list[int]:
-        """Positions in `value_types` of the values the op takes as index."""
-        roles = self.operation.index_roles
-        return [i for i, (role, _) in enumerate(self.operands) if role in roles]
 
     def data(self, placement: Placement | None = None) -> tuple:
         """The site as `cuda.coop._compiler.lower_site` takes it: (function
