@@ -19,10 +19,6 @@ class GroupType(types.Type):
         super().__init__(name=f"coop.group<{kind}{suffix}>")
 
     @property
-    def warp_like(self) -> bool:
-        return self.kind in ("warp", "threads_within_warp")
-
-    @property
     def mlir(self) -> str:
         """The !coop.group type of the dialect."""
         suffix = f", {self.count}" + ("" if self.exhaustive else ", non_exhaustive") \
