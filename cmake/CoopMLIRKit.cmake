@@ -67,7 +67,8 @@ set(MLIR_TABLEGEN_EXE "${MLIR_INSTALL_PREFIX}/bin/mlir-tblgen")
 # The kit's MLIR targets link the shared libLLVM.so, which the wheels do not
 # ship (and which would clash with static LLVM pieces such as the NVPTX back
 # end, or with numba-cuda-mlir's LLVM), so every MLIR target is rewired to
-# static LLVM components (see ../shared/build-facts.md, trap 1). A from-source
+# static LLVM components (docs/development.md, "The kit and three CMake
+# adaptations"). A from-source
 # MLIR without LLVM_LINK_LLVM_DYLIB needs none of this.
 if(LLVM_LINK_LLVM_DYLIB)
   llvm_map_components_to_libnames(COOP_LLVM_STATIC_LIBS

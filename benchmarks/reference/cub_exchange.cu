@@ -1,5 +1,5 @@
 // CUB BlockExchange / BlockShuffle / WarpExchange: the C++ reference for cuda.coop's `exchange`
-// and `shuffle` collectives (shared/spec-collectives.md).
+// and `shuffle` collectives (docs/guide.md).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 cub_exchange.cu -o cub_exchange
 //
 // Every configuration is a mode (a forward operation and its inverse) run by two kernels:

@@ -1,6 +1,5 @@
 // CUB BlockReduce / WarpReduce / BlockScan / WarpScan: the C++ reference for cuda.coop's `reduce`,
-// `sum` and scan-family collectives (shared/spec-collectives.md, "reduce and sum" and "The scan
-// family").
+// `sum` and scan-family collectives (docs/reduce-and-scan.md).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 cub_reduce_scan.cu -o cub_reduce_scan
 //   The CUB headers are the CUDA toolkit's own CCCL (/usr/local/cuda-13.0/include/cccl: CCCL 3.0.1
 //   with nvcc 13.0, here and on the H200; nvcc finds them without -I). With another nvcc (e.g.

@@ -9,8 +9,13 @@ def ConvertCoopToGPU : Pass<"convert-coop-to-gpu", "ModuleOp"> {
   let summary = "Lower coop ops to the gpu, nvvm, memref, vector, arith and scf dialects";
   let description = [{
     Runs after `--coop-plan-scratch` and `--coop-insert-barriers`. Every
-    load and store becomes straight-line code over its payload (each item a
-    constant index, so items stay in registers once the payload is promoted):
+    coop op becomes straight-line code over its payloads (each item a
+    constant index, so items stay in registers once the payload is
+    promoted), one pattern file per family: loads and stores (below);
+    exchanges and shuffles through the planned scratch; reductions and
+    scans by shuffles, `redux.sync` on sm_80 and above, and the planned
+    scratch in each of CUB's algorithms (docs/reduce-and-scan.md). Loads and
+    stores:
 
     * `direct`: thread `r` owns items `r * ipt + i`; `striped`: `r + i * size`;
     * `vectorize`, and `direct` from 32 bytes a thread, use

@@ -1,4 +1,5 @@
-"""Payloads, temporary storage and memory operations.
+"""Payloads, temporary storage, prefix functions and the cooperative
+operations: load and store, exchange, shuffle, reduce, sum and the scans.
 
 These are compiler markers: a registered backend types and lowers them inside
 kernels. Called in plain Python they raise, naming the fix.
@@ -65,7 +66,8 @@ def ThreadData(items_per_thread: int, dtype: object | None = None, *,
 
 def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = None,
                 auto_sync: bool | None = False, sharing: str = "shared") -> TempStorageLike:
-    """Shared scratch for block transpose-family loads and stores."""
+    """Shared scratch for the block operations that use it: transpose-family
+    loads and stores, exchanges, shuffles, block reductions and scans."""
     _outside_kernel("TempStorage")
 
 

@@ -2,8 +2,9 @@
 
 Each scratch-using call site is first a call of a declaration (`_sites.py`).
 Before Numba optimizes a kernel, this module plans all its sites together
-with our passes, without handing Numba's IR to our MLIR (DESIGN.md: the two
-MLIRs do not share IR):
+with our passes, without handing Numba's IR to our MLIR (the two MLIRs share
+no IR: only IR that ours prints, in generic form, is parsed into Numba's;
+docs/numba.md):
 
 1. it describes the kernel's skeleton as data: the same blocks and
    branches, each site (`Site.data()`), the kernel's own block barriers, and
@@ -11,7 +12,8 @@ MLIRs do not share IR):
 2. our C API builds the skeleton's function, plans it (`coop-plan-scratch`,
    `coop-insert-barriers`) and returns the plan as data: every slice and the
    reuse barriers the plan needs (none between a transpose load and its
-   matching store; a shared descriptor's uses share one slice);
+   matching store, or between raking scans of one tile; a shared
+   descriptor's uses share one slice);
 3. it patches Numba's kernel: each call now names its site function lowered
    with the plan's offset into one workgroup buffer of the planned size, named
    by the site function's `coop.scratch_symbol` (or dynamic shared memory past
@@ -95,7 +97,7 @@ def bound_kernels(module, block_dims, exact: bool) -> None:
     8-byte ones back to 32 registers). Not for every kernel: ptxas then also
     predicates warp 0's fold of `warp_reductions` instead of branching
     around it (int32 reductions 9% slower) and takes a register more in
-    some 1024-thread `warp_scans` (docs/performance.md, session 22).
+    some 1024-thread `warp_scans` (docs/numba.md).
     `translate_exact_blocks` carries `nvvm.reqntid` through Numba-CUDA-
     MLIR's LLVM 7 translation."""
     bounds = ir.DenseI32ArrayAttr.get(list(block_dims))

@@ -23,8 +23,9 @@ struct BarrierDecision {
   bool trailing = false;
 };
 
-/// Decides the reuse barriers of every scratch-using load and store in `fn`,
-/// which must have been through the scratch planner. Ops on explicit temp
+/// Decides the reuse barriers of every scratch-using coop op in `fn`
+/// (transpose-family loads and stores, exchanges, shuffles, block reductions
+/// and scans), which must have been through the scratch planner. Ops on explicit temp
 /// storage without auto_sync get no barriers (the program synchronizes).
 llvm::DenseMap<Operation *, BarrierDecision>
 analyzeReuseBarriers(FunctionOpInterface fn);

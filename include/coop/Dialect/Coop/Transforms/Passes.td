@@ -8,12 +8,16 @@ include "mlir/Pass/PassBase.td"
 def CoopPlanScratch : Pass<"coop-plan-scratch", "ModuleOp"> {
   let summary = "Size, align and place the shared scratch of every coop op";
   let description = [{
-    For each function, computes the shared scratch each transpose-family
-    load or store needs (CUB's formulas: `T[items + padding]` with one
-    padding slot per 32 items when items_per_thread > 4 and a power of two;
-    one warp's worth for `warp_transpose_timesliced`; `width * items + 1`
-    per logical warp for warp transposes, times the number of groups in the
-    block) and lays out one workgroup buffer per function:
+    For each function, computes the shared scratch each op needs, as its
+    `CollectiveOpInterface` states it (at most CUB's TempStorage: for a
+    transpose-family load or store or an exchange, `T[items + padding]`
+    with one padding slot per 32 items when items_per_thread > 4 and a power
+    of two, or the bank model's layout; one warp's worth when time-sliced;
+    `width * items + 1` per logical warp for warp transposes and exchanges,
+    times the number of groups in the block; one item a thread for a
+    shuffle; one item per warp or CUB's raking grid for a block reduction or
+    scan; none for warp reductions and scans) and lays out one workgroup
+    buffer per function:
 
     * ops without `temp_storage` share one compiler-owned slice (the
       barrier pass then places exactly the reuse barriers this needs);
