@@ -276,10 +276,10 @@ private:
     // iteration, CUB's count; 0.946 -> 1.006 of CUB's loop). Not where a
     // thread selects its warp's prefix among more than 8 aggregates of 32
     // bits or fewer, a predicate each, live across a kernel's loop: ptxas
-    // then kept them in more registers (float32 exclusive_sum 512x4: 35 ->
+    // then keeps them in more registers (float32 exclusive_sum 512x4: 35 ->
     // 44, 0.996 -> 0.933 of CUB; 1024x1: 32 -> 33, 1.20 -> 1.02). 64-bit
     // aggregates gain there too (float64 exclusive_sum 1024x1 0.968 ->
-    // 0.982, 512x4 1.028 -> 1.061; H200, session 23's tables).
+    // 0.982, 512x4 1.028 -> 1.061; measured on the H200).
     bool wide = combiner.type.isIntOrFloat() &&
                 combiner.type.getIntOrFloatBitWidth() > 32;
     bool seedWarpPrefix = seed && (byWarp || warps <= 8 || wide);
@@ -435,9 +435,9 @@ private:
   /// raking), 8-byte items at 1024 threads spill, and
   /// the others cost the registers that decide how many blocks an SM holds
   /// (4-byte items at 1024x4: 47-64 registers kept, 32 read again, two
-  /// blocks an SM instead of one, 1.3-1.7x CUB's speed on the H200; see
-  /// docs/performance.md). Below 16 registers the kernels fit in 32
-  /// registers already and a reload would only lengthen the scan.
+  /// blocks an SM instead of one, 1.3-1.7x CUB's speed on the H200). Below
+  /// 16 registers the kernels fit in 32 registers already and a reload
+  /// would only lengthen the scan.
   static bool segmentOutgrowsRegisters(const RakingLayout &grid,
                                        const Combiner &combiner) {
     constexpr int64_t kSegmentRegisterBytes = 16 * 4;

@@ -124,9 +124,11 @@ def Coop_BarrierOp : Coop_Op<"barrier",
 def Coop_TempStorageOp : Coop_Op<"temp_storage"> {
   let summary = "describe shared scratch for block algorithms";
   let description = [{
-    A descriptor of shared scratch that transpose-family block loads and
-    stores may use. `size_in_bytes` is a capacity that must cover every use
-    (the scratch planner checks it); omitted, the planner sizes it.
+    A descriptor of shared scratch for the block operations that use some:
+    transpose-family loads and stores, exchanges, shuffles, and block
+    reductions and scans. `size_in_bytes` is a capacity that must cover
+    every use (the scratch planner checks it); omitted, the planner sizes
+    it.
     `alignment` is a minimum alignment in bytes (a power of two). With
     `auto_sync`, a barrier follows each scratch-using call; without it the
     program synchronizes before reusing the scratch. With
