@@ -447,7 +447,8 @@ def test_error_prefix_op_must_be_a_stateful_function():
     message = _prefix_error("coop.inclusive_sum(block, items, prefix_op=1)",
                             "running_total", LOCAL_STATE)
     assert "coop.inclusive_sum's prefix_op must be a coop.StatefulFunction(function, " \
-        "state) made in the kernel; got Literal[int](1)" in message
+        "state) made in the kernel, or a function of the tile's aggregate; got " \
+        "Literal[int](1)" in message
 
 
 def test_error_prefix_function_takes_state_and_aggregate():

@@ -199,8 +199,10 @@ static ItemIndexFn itemIndex(OpBuilder &b, Location loc, Value memory,
 }
 
 /// A tile's valid count (an index, as load's and store's `valid_items` are)
-/// for its items' guards: its low 32 bits, and whether it is at least 2^32
-/// (then every position of a tile is below it).
+/// for its items' guards, compared as CUB's signed `int` counts are: its low
+/// 32 bits as a signed count (a negative count makes no item valid), and
+/// whether it is past INT32_MAX (then every position of a tile is below
+/// it).
 struct ValidCount {
   Value low;
   Value beyond;
@@ -208,17 +210,18 @@ struct ValidCount {
 static ValidCount validCount(OpBuilder &b, Location loc, Value valid) {
   Value low = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), valid);
   Value beyond = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ugt, valid,
-      Ix{b, loc}.c(valid, std::numeric_limits<uint32_t>::max()));
+      b, loc, arith::CmpIPredicate::sgt, valid,
+      Ix{b, loc}.c(valid, std::numeric_limits<int32_t>::max()));
   return {low, beyond};
 }
 
 /// Whether tile position `pos` is below the valid count: a 32-bit compare,
-/// as CUB's int counts are (a tile's positions are far below 2^32), not a
+/// as CUB's int counts are (a tile's positions are far below 2^31), not a
 /// 64-bit pair a thread's positions would each hold.
 static Value inTile(OpBuilder &b, Location loc, Value pos,
                     const ValidCount &valid) {
-  Value below = Ix{b, loc}.lt(asI32(b, loc, pos), valid.low);
+  Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                      asI32(b, loc, pos), valid.low);
   return arith::OrIOp::create(b, loc, valid.beyond, below);
 }
 

@@ -43,7 +43,8 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 32);
 }
 
-/// CUB's block prefix callback: `function(state, tile aggregate) -> prefix`.
+/// CUB's block prefix callback: `function(state, tile aggregate) -> prefix`,
+/// or `function(tile aggregate) -> prefix` without a state.
 struct PrefixCallback {
   FlatSymbolRefAttr function;
   Value state;
@@ -55,8 +56,11 @@ struct PrefixCallback {
   /// alone, once per op); `aggregate` elsewhere.
   Value call(OpBuilder &b, Location loc, Value caller, Value aggregate) const {
     return valueIf(b, loc, caller, aggregate, [&](OpBuilder &in) {
-      return func::CallOp::create(in, loc, function, TypeRange{item},
-                                  ValueRange{state, aggregate})
+      SmallVector<Value, 2> operands;
+      if (state)
+        operands.push_back(state);
+      operands.push_back(aggregate);
+      return func::CallOp::create(in, loc, function, TypeRange{item}, operands)
           .getResult(0);
     });
   }

@@ -69,7 +69,15 @@ struct ShuffleLowering : OpConversionPattern<ShuffleOp> {
       result[edge] = loadIf(rewriter, loc, inBlock, *scratch, neighbour,
                             fill ? fill : items[edge]);
       writePayload(rewriter, loc, adaptor.getOutput(), result);
-      rewriter.eraseOp(op);
+      if (!op.getResult()) {
+        rewriter.eraseOp(op);
+        return success();
+      }
+      // The item shifted out is in the slot of the block's last thread (up)
+      // or first thread (down), published before the barrier.
+      Value edgeSlot = ix.c(up ? blockSize - 1 : 0);
+      rewriter.replaceOp(
+          op, Value(memref::LoadOp::create(rewriter, loc, *scratch, edgeSlot)));
       return success();
     }
 

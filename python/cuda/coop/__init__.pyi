@@ -21,6 +21,8 @@ ShuffleMode = Literal["up", "down", "offset", "rotate"]
 BinaryOpName = Literal["sum", "min", "max", "multiplies", "bit_and", "bit_or", "bit_xor"]
 # A named operator, or a function of two items returning one.
 BinaryOp = BinaryOpName | Callable[[Any, Any], Any]
+# A block scan's prefix: a StatefulFunction, or a function of the tile's aggregate.
+PrefixOp = StatefulFunction | Callable[[Any], Any]
 ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"]
 ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
@@ -107,12 +109,12 @@ def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = Non
 def load(group: BlockGroup, source: object, output: ThreadDataLike[_CommonNumericT], /, *,
          algorithm: BlockLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None, offset: IntegerValue | None = None,
-         temp_storage: TempStorageLike | None = None) -> None: ...
+         temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def load(group: WarpGroup, source: object, output: ThreadDataLike[_CommonNumericT], /, *,
          algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None, offset: IntegerValue | None = None,
-         temp_storage: None = None) -> None: ...
+         temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def store(group: BlockGroup, destination: object,
           value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
@@ -141,11 +143,25 @@ def exchange(group: WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
 def shuffle(block: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
             mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
             fill: _CommonNumericT | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[False] = False,
             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def shuffle(block: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+            mode: Literal["down"] = "down", distance: Literal[1] = 1,
+            fill: _CommonNumericT | None = None,
+            block_prefix: Literal[True], block_suffix: Literal[False] = False,
+            temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
+@overload
+def shuffle(block: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+            mode: Literal["up"], distance: Literal[1] = 1,
+            fill: _CommonNumericT | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[True],
+            temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def shuffle(block: BlockGroup, value: _CommonNumericT, /, *,
             mode: Literal["offset", "rotate"], distance: IntegerValue = 1,
             fill: _CommonNumericT | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[False] = False,
             temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 
 @overload
@@ -174,7 +190,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
@@ -183,7 +199,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
@@ -192,7 +208,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
@@ -201,110 +217,110 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...

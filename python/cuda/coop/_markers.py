@@ -111,8 +111,9 @@ class StatefulFunction:
 
 
 def load(group, source, output, /, *, algorithm="direct", valid_items=None,
-         oob_default=None, offset=None, temp_storage=None) -> None:
-    """Load a group tile from ``source`` into each thread's ``output``."""
+         oob_default=None, offset=None, temp_storage=None):
+    """Load a group tile from ``source`` into each thread's ``output``;
+    returns ``output``."""
     _outside_kernel("load")
 
 
@@ -129,10 +130,12 @@ def exchange(group, value, /, *, mode="striped_to_blocked", ranks=None, valid_fl
     _outside_kernel("exchange")
 
 
-def shuffle(block, value, /, *, mode="down", distance=1, fill=None, temp_storage=None):
+def shuffle(block, value, /, *, mode="down", distance=1, fill=None, block_prefix=False,
+            block_suffix=False, temp_storage=None):
     """Move values between neighbouring threads of a block (CUB's
-    BlockShuffle); returns a fresh payload ("up"/"down") or a scalar
-    ("offset"/"rotate")."""
+    BlockShuffle); returns a fresh payload ("up"/"down", with the item
+    shifted out of the tile when asked: ``block_suffix`` for "up",
+    ``block_prefix`` for "down") or a scalar ("offset"/"rotate")."""
     _outside_kernel("shuffle")
 
 

@@ -2,18 +2,18 @@
 
 // Blocked positions t*ipt + i, each guarded by valid_items, oob_default in
 // the other slots; the items land in the payload at constant indices. The
-// guards compare in 32 bits, as CUB's int counts do: the count's low 32
-// bits, or any position when the count reaches 2^32 (a tile's positions are
-// far below).
+// guards compare in 32 bits, signed, as CUB's int counts do: the count's
+// low 32 bits (a negative count guards every item out), or any position when
+// the count is past INT32_MAX (a tile's positions are far below).
 // CHECK-LABEL: gpu.func @direct_guarded
 // CHECK-SAME: (%[[SRC:.*]]: memref<?xi32>, %[[OFF:.*]]: index, %[[N:.*]]: index, %[[X:.*]]: i32)
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[P0:.*]] = arith.muli %[[T]], %c2
 // CHECK: %[[N32:.*]] = arith.index_castui %[[N]] : index to i32
-// CHECK: %[[BIG:.*]] = arith.cmpi ugt, %[[N]], %c4294967295 : index
+// CHECK: %[[BIG:.*]] = arith.cmpi sgt, %[[N]], %c2147483647 : index
 // CHECK: %[[I0:.*]] = arith.addi %[[OFF]], %[[P0]]
 // CHECK: %[[P032:.*]] = arith.index_castui %[[P0]] : index to i32
-// CHECK: %[[B0:.*]] = arith.cmpi ult, %[[P032]], %[[N32]] : i32
+// CHECK: %[[B0:.*]] = arith.cmpi slt, %[[P032]], %[[N32]] : i32
 // CHECK: %[[G0:.*]] = arith.ori %[[BIG]], %[[B0]] : i1
 // CHECK: %[[V0:.*]] = scf.if %[[G0]] -> (i32) {
 // CHECK:   memref.load %[[SRC]][%[[I0]]]
@@ -21,7 +21,7 @@
 // CHECK:   scf.yield %[[X]]
 // CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c1
 // CHECK: %[[P132:.*]] = arith.index_castui %[[P1]] : index to i32
-// CHECK: arith.cmpi ult, %[[P132]], %[[N32]] : i32
+// CHECK: arith.cmpi slt, %[[P132]], %[[N32]] : i32
 // CHECK: memref.store %[[V0]], %{{.*}}[%c0] : memref<2xi32>
 
 // Striped positions t + i*64, with the rank linearized x-fastest.
@@ -340,7 +340,7 @@ gpu.module @register_transpose {
 // CHECK: %[[FIRST:.*]] = arith.index_castui %{{.*}} : index to i64
 // CHECK: %[[SB:.*]] = arith.muli %[[STRIDE]], %c4 : index
 // CHECK: %[[SB64:.*]] = arith.index_castui %[[SB]] : index to i64
-// CHECK: %[[B0:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[B0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
 // CHECK: %[[G0:.*]] = arith.ori %{{.*}}, %[[B0]] : i1
 // CHECK: scf.if %[[G0]] -> (f32) {
 // CHECK-NEXT: llvm.inline_asm "ld.global.nc.b32 $0, [$1];", "=r,l" %[[FIRST]]
@@ -358,11 +358,11 @@ gpu.module @register_transpose {
 // CHECK-LABEL: gpu.func @read_only_guarded_unit_stride
 // CHECK-NOT: scf.if
 // CHECK: %[[FIRST:.*]] = arith.index_castui %{{.*}} : index to i64
-// CHECK: %[[B0:.*]] = arith.cmpi ult, %{{.*}}, %[[N32:.*]] : i32
+// CHECK: %[[B0:.*]] = arith.cmpi slt, %{{.*}}, %[[N32:.*]] : i32
 // CHECK: %[[G0:.*]] = arith.ori %{{.*}}, %[[B0]] : i1
 // CHECK: %[[P0:.*]] = arith.extui %[[G0]] : i1 to i32
 // CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1]; }", "=l,l,r,0" %[[FIRST]], %[[P0]], %c0_i64 : (i64, i32, i64) -> i64
-// CHECK: arith.cmpi ult, %{{.*}}, %[[N32]] : i32
+// CHECK: arith.cmpi slt, %{{.*}}, %[[N32]] : i32
 // CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1+256]; }", "=l,l,r,0" %[[FIRST]]
 // CHECK: llvm.inline_asm "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p ld.global.nc.b64 $0, [$1+512]; }", "=l,l,r,0" %[[FIRST]]
 // CHECK-NOT: scf.if

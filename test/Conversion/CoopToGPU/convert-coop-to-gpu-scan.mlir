@@ -236,6 +236,24 @@ gpu.module @block_scan_prefix {
 
 // -----
 
+// A stateless prefix function takes the tile's aggregate alone.
+// CHECK-LABEL: gpu.func @block_scan_stateless_prefix
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %thread_id_x, %c0
+// CHECK: scf.if %[[FIRST]] -> (f32) {
+// CHECK-NEXT: %[[CALL:.*]] = func.call @offset_by(%{{.*}}) : (f32) -> f32
+// CHECK-NEXT: scf.yield %[[CALL]]
+gpu.module @block_scan_stateless_prefix {
+  func.func private @offset_by(%aggregate: f32) -> f32
+  gpu.func @block_scan_stateless_prefix(%in: memref<2xf32>, %out: memref<2xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.scan %b, %in into %out mode = inclusive op = sum prefix = @offset_by : !coop.group<block>, memref<2xf32>, memref<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A scan shuffles its aggregate from the group's last lane only where it is
 // asked for (or a prefix callback takes it): an unread shuffle stays in the
 // PTX, and where ptxas drops it its divergence check and warp sync stay.

@@ -46,3 +46,31 @@ gpu.module @shuffle_rotate {
     gpu.return
   }
 }
+
+// -----
+
+// up with block_suffix: after the barrier every thread reads the last
+// thread's published item (its last); down with block_prefix: the first
+// thread's (its first).
+// CHECK-LABEL: gpu.func @shuffle_edges
+// CHECK: memref.store %{{.*}}, %[[VIEW:.*]][%{{.*}}]
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[SUFFIX:.*]] = memref.load %[[VIEW]][%c63]
+// CHECK: memref.store %[[SUFFIX]], %arg2[%c0]
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: %[[PREFIX:.*]] = memref.load %[[VIEW]][%c0]
+// CHECK: memref.store %[[PREFIX]], %arg2[%c1]
+gpu.module @shuffle_edges {
+  gpu.func @shuffle_edges(%in: memref<2xf32>, %out: memref<2xf32>, %dst: memref<2xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %suffix = coop.shuffle %b, %in into %out mode = up block_suffix : !coop.group<block>, memref<2xf32>, memref<2xf32> -> f32
+    %c0 = arith.constant 0 : index
+    memref.store %suffix, %dst[%c0] : memref<2xf32>
+    %prefix = coop.shuffle %b, %in into %out mode = down block_prefix : !coop.group<block>, memref<2xf32>, memref<2xf32> -> f32
+    %c1 = arith.constant 1 : index
+    memref.store %prefix, %dst[%c1] : memref<2xf32>
+    gpu.return
+  }
+}

@@ -77,16 +77,27 @@ func.func private @wrong_prefix(%state: memref<1xi32>, %aggregate: i64) -> i64
 
 func.func @scan_prefix_type(%x: i32, %state: memref<1xi32>) {
   %b = coop.this_block
-  // expected-error @+1 {{prefix function @wrong_prefix must take the state and the tile's aggregate and return the prefix ('memref<1xi32>', 'i32') -> 'i32'; it is '(memref<1xi32>, i64) -> i64'}}
+  // expected-error @+1 {{prefix function @wrong_prefix must take the state and the tile's aggregate and return the prefix '(memref<1xi32>, i32) -> i32'; it is '(memref<1xi32>, i64) -> i64'}}
   %r = coop.scan %b, %x mode = exclusive op = sum prefix = @wrong_prefix(%state : memref<1xi32>) : !coop.group<block>, i32 -> i32
   return
 }
 
 // -----
 
-func.func @scan_prefix_without_state(%x: i32, %state: memref<1xi32>) {
+func.func @scan_prefix_state_without_function(%x: i32, %state: memref<1xi32>) {
   %b = coop.this_block
-  // expected-error @+1 {{prefix needs both its function and its state}}
-  %r = "coop.scan"(%b, %x) <{mode = #coop<scan_mode exclusive>, kind = #coop<binary_op sum>, prefix_callback = @f, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>}> : (!coop.group<block>, i32) -> i32
+  // expected-error @+1 {{a prefix state needs its function: prefix = @f(%state : type)}}
+  %r = "coop.scan"(%b, %x, %state) <{mode = #coop<scan_mode exclusive>, kind = #coop<binary_op sum>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1, 0>}> : (!coop.group<block>, i32, memref<1xi32>) -> i32
+  return
+}
+
+// -----
+
+func.func private @stateful_prefix(%state: memref<1xi32>, %aggregate: i32) -> i32
+
+func.func @scan_stateless_prefix_type(%x: i32) {
+  %b = coop.this_block
+  // expected-error @+1 {{prefix function @stateful_prefix must take the tile's aggregate and return the prefix '(i32) -> i32'; it is '(memref<1xi32>, i32) -> i32'}}
+  %r = coop.scan %b, %x mode = exclusive op = sum prefix = @stateful_prefix : !coop.group<block>, i32 -> i32
   return
 }

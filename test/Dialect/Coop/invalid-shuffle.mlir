@@ -71,3 +71,48 @@ func.func @shuffle_fill_type(%x: f32, %y: i32) {
   %r = coop.shuffle %b, %x mode = offset fill = %y : i32 : !coop.group<block>, f32 -> f32
   return
 }
+
+// -----
+
+func.func @shuffle_up_block_prefix(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{mode 'up' shifts items toward higher positions: the item shifted out is the block_suffix}}
+  %r = coop.shuffle %b, %in into %out mode = up block_prefix : !coop.group<block>, memref<4xf32>, memref<4xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @shuffle_down_block_suffix(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{mode 'down' shifts items toward lower positions: the item shifted out is the block_prefix}}
+  %r = coop.shuffle %b, %in into %out mode = down block_suffix : !coop.group<block>, memref<4xf32>, memref<4xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @shuffle_suffix_without_result(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{block_suffix returns one item of the input's type 'f32'}}
+  coop.shuffle %b, %in into %out mode = up block_suffix : !coop.group<block>, memref<4xf32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_suffix_type(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %b = coop.this_block
+  // expected-error @+1 {{block_prefix returns one item of the input's type 'f32'}}
+  %r = coop.shuffle %b, %in into %out mode = down block_prefix : !coop.group<block>, memref<4xf32>, memref<4xf32> -> i32
+  return
+}
+
+// -----
+
+func.func @shuffle_offset_edge(%x: f32) {
+  %b = coop.this_block
+  // expected-error @+1 {{block_prefix and block_suffix are the items up and down shift out of the tile; mode 'offset' has none}}
+  %r = coop.shuffle %b, %x mode = offset block_suffix : !coop.group<block>, f32 -> f32
+  return
+}

@@ -127,6 +127,8 @@ gpu.module @collectives {
     coop.exchange %l, %in into %out mode = scatter_to_striped ranks = %ranks : memref<4xi32> : !coop.group<threads_within_warp, 8>, memref<4xf32>, memref<4xf32>
     // CHECK: coop.shuffle %{{.*}}, %{{.*}} into %{{.*}} mode = up fill = %{{.*}} : f32 : !coop.group<block>, memref<4xf32>, memref<4xf32>
     coop.shuffle %b, %in into %out mode = up fill = %x : f32 : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: coop.shuffle %{{.*}}, %{{.*}} into %{{.*}} mode = down block_prefix : !coop.group<block>, memref<4xf32>, memref<4xf32> -> f32
+    %first = coop.shuffle %b, %in into %out mode = down block_prefix : !coop.group<block>, memref<4xf32>, memref<4xf32> -> f32
     // CHECK: coop.shuffle %{{.*}}, %{{.*}} mode = offset distance = %{{.*}} : !coop.group<block>, f32 -> f32
     %r = coop.shuffle %b, %x mode = offset distance = %d : !coop.group<block>, f32 -> f32
     // CHECK: coop.shuffle %{{.*}}, %{{.*}} mode = rotate : !coop.group<block>, f32 -> f32
@@ -139,6 +141,7 @@ gpu.module @collectives {
 gpu.module @combining {
   func.func private @my_max(%a: i32, %b: i32) -> i32
   func.func private @running_total(%state: memref<1xi32>, %aggregate: i32) -> i32
+  func.func private @offset_by(%aggregate: i32) -> i32
   gpu.func @reduce_and_scan(%in: memref<4xi32>, %out: memref<4xi32>, %x: f32, %n: index, %zero: i32, %state: memref<1xi32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %b = coop.this_block
@@ -157,6 +160,8 @@ gpu.module @combining {
     %s:2 = coop.scan %w, %x mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
     // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = exclusive op = sum prefix = @running_total(%{{.*}} : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
     coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = inclusive op = sum prefix = @offset_by : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.scan %b, %in into %out mode = inclusive op = sum prefix = @offset_by : !coop.group<block>, memref<4xi32>, memref<4xi32>
     gpu.return
   }
 }

@@ -164,11 +164,12 @@ LogicalResult ScanOp::verify() {
 /// (state, item) -> item where the module has it.
 LogicalResult ScanOp::verifyPrefix() {
   FlatSymbolRefAttr callback = getPrefixCallbackAttr();
-  if (bool(callback) != bool(getPrefixState()))
-    return emitOpError("prefix needs both its function and its state: "
-                       "prefix = @f(%state : type)");
-  if (!callback)
+  if (!callback) {
+    if (getPrefixState())
+      return emitOpError("a prefix state needs its function: "
+                         "prefix = @f(%state : type)");
     return success();
+  }
   GroupType group = getGroup().getType();
   if (group.getKind() != GroupKind::block)
     return emitOpError("prefix is a block option: ")
@@ -183,14 +184,16 @@ LogicalResult ScanOp::verifyPrefix() {
   if (!function)
     return success(); // supplied by the host compiler when it links the site
   Type item = getItemType();
-  Type state = getPrefixState().getType();
-  auto type = dyn_cast<FunctionType>(function.getFunctionType());
-  if (!type || type.getNumInputs() != 2 || type.getNumResults() != 1 ||
-      type.getInput(0) != state || type.getInput(1) != item ||
-      type.getResult(0) != item)
+  SmallVector<Type, 2> inputs;
+  if (Value state = getPrefixState())
+    inputs.push_back(state.getType());
+  inputs.push_back(item);
+  auto wanted = FunctionType::get(getContext(), inputs, {item});
+  if (function.getFunctionType() != wanted)
     return emitOpError("prefix function ")
-           << callback << " must take the state and the tile's aggregate and "
-           << "return the prefix (" << state << ", " << item << ") -> " << item
+           << callback << " must take "
+           << (getPrefixState() ? "the state and " : "")
+           << "the tile's aggregate and return the prefix " << wanted
            << "; it is " << function.getFunctionType();
   return success();
 }

@@ -169,5 +169,27 @@ void mlir::coop::detail::addPayloadEffects(
 
 #include "coop/Dialect/Coop/IR/CoopInterfaces.cpp.inc"
 
+/// A scan's prefix state after its function: `(%state : type)`, or nothing
+/// for a stateless prefix function.
+static ParseResult
+parsePrefixState(OpAsmParser &parser,
+                 std::optional<OpAsmParser::UnresolvedOperand> &state,
+                 Type &type) {
+  if (failed(parser.parseOptionalLParen()))
+    return success();
+  OpAsmParser::UnresolvedOperand operand;
+  if (parser.parseOperand(operand) || parser.parseColonType(type) ||
+      parser.parseRParen())
+    return failure();
+  state = operand;
+  return success();
+}
+
+static void printPrefixState(OpAsmPrinter &printer, Operation *, Value state,
+                             Type type) {
+  if (state)
+    printer << "(" << state << " : " << type << ")";
+}
+
 #define GET_OP_CLASSES
 #include "coop/Dialect/Coop/IR/CoopOps.cpp.inc"

@@ -133,10 +133,26 @@ LogicalResult ShuffleOp::verify() {
     if (getDistance())
       return emitOpError("mode '") << modeName << "' moves items by exactly "
                                    << "one position; remove distance";
-    if (getResult())
-      return emitOpError("mode '") << modeName << "' writes its output payload "
-                                   << "and returns no value";
+    bool up = getMode() == ShuffleMode::up;
+    if (up ? getBlockPrefix() : getBlockSuffix())
+      return emitOpError("mode '")
+             << modeName << "' shifts items toward "
+             << (up ? "higher" : "lower") << " positions: the item shifted out "
+             << "is the " << (up ? "block_suffix" : "block_prefix");
+    bool edge = getBlockPrefix() || getBlockSuffix();
+    if (edge && (!getResult() || getResult().getType() != element))
+      return emitOpError(up ? "block_suffix" : "block_prefix")
+             << " returns one item of the input's type " << element;
+    if (!edge && getResult())
+      return emitOpError("mode '")
+             << modeName << "' writes its output payload and returns no value "
+             << "unless asked for the item shifted out ("
+             << (up ? "block_suffix" : "block_prefix") << ")";
   } else {
+    if (getBlockPrefix() || getBlockSuffix())
+      return emitOpError("block_prefix and block_suffix are the items up and "
+                         "down shift out of the tile; mode '")
+             << modeName << "' has none";
     if (isa<MemRefType>(getInput().getType()) || getOutput())
       return emitOpError("mode '")
              << modeName << "' moves one scalar per thread; payloads use "

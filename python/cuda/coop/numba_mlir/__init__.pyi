@@ -10,6 +10,7 @@ from .. import BlockExchangeMode as _BlockExchangeMode
 from .. import BlockGroup as _BlockGroup
 from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
+from .. import PrefixOp as _PrefixOp
 from .. import ReduceAlgorithm as _ReduceAlgorithm
 from .. import ScanAlgorithm as _ScanAlgorithm
 from .. import ScanMode as _ScanMode
@@ -64,13 +65,13 @@ def load(group: _BlockGroup, source: object,
          algorithm: _BlockLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None,
          offset: _IntegerValue | None = None,
-         temp_storage: TempStorageLike | None = None) -> None: ...
+         temp_storage: TempStorageLike | None = None) -> Any: ...
 @overload
 def load(group: _WarpGroup, source: object,
          output: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
          algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None,
-         offset: _IntegerValue | None = None, temp_storage: None = None) -> None: ...
+         offset: _IntegerValue | None = None, temp_storage: None = None) -> Any: ...
 @overload
 def store(group: _BlockGroup, destination: object,
           value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
@@ -81,7 +82,7 @@ def store(group: _BlockGroup, destination: object,
 def store(group: _WarpGroup, destination: object,
           value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
           algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
-          offset: _IntegerValue | None = None, temp_storage: None = None) -> None: ...
+          offset: _IntegerValue | None = None, temp_storage: None = None) -> Any: ...
 
 @overload
 def exchange(group: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
@@ -107,16 +108,31 @@ def exchange(group: _WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
 def shuffle(block: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
             mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
             fill: _CommonNumericT | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[False] = False,
             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def shuffle(block: _BlockGroup, value: NDArray[Any], /, *,
             mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,
             fill: float | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[False] = False,
             temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
+@overload
+def shuffle(block: _BlockGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+            mode: Literal["down"] = "down", distance: Literal[1] = 1,
+            fill: _CommonNumericT | float | None = None,
+            block_prefix: Literal[True], block_suffix: Literal[False] = False,
+            temp_storage: TempStorageLike | None = None) -> tuple[Any, Any]: ...
+@overload
+def shuffle(block: _BlockGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+            mode: Literal["up"], distance: Literal[1] = 1,
+            fill: _CommonNumericT | float | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[True],
+            temp_storage: TempStorageLike | None = None) -> tuple[Any, Any]: ...
 @overload
 def shuffle(block: _BlockGroup, value: _CommonNumericT, /, *,
             mode: Literal["offset", "rotate"], distance: _IntegerValue = 1,
             fill: _CommonNumericT | None = None,
+            block_prefix: Literal[False] = False, block_suffix: Literal[False] = False,
             temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 
 @overload
@@ -145,7 +161,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
@@ -154,7 +170,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
@@ -163,7 +179,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
@@ -172,7 +188,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
          block_aggregate: Literal[True],
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
@@ -181,7 +197,7 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
          block_aggregate: Literal[False] = False,
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
@@ -190,162 +206,162 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
          block_aggregate: Literal[True],
-         prefix_op: StatefulFunction | None = None,
+         prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
          temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[False] = False,
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
                    block_aggregate: Literal[True],
-                   prefix_op: StatefulFunction | None = None,
+                   prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[False] = False,
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   block_aggregate: Literal[True],
-                  prefix_op: StatefulFunction | None = None,
+                  prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...

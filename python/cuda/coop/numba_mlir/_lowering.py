@@ -19,7 +19,7 @@ from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 
-from .. import _groups, _markers
+from .. import _groups, _markers, _spellings
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
@@ -28,7 +28,7 @@ from ._operators import is_operator_function, link_operator, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _root
 from ._sites import Site
-from ._types import GroupType, TempStorageType
+from ._types import GroupType, StatefulFunctionType, TempStorageType
 
 def _dummy(builder, target):
     builder.store_var(target, arith.constant(ir.IntegerType.get_signless(32), 0))
@@ -92,7 +92,7 @@ class _Call:
         self.where = f"{self.filename}:{self.line}"
         self.args = dict(zip(operation.positional, args))
         self.options = dict(zip(operation.positional_options, args[len(operation.positional):]))
-        self.options.update(kwargs)
+        self.options.update(operation.canonical_keywords(dict(kwargs)))
         self.operands: list[tuple[str, object]] = []   # (role, MLIR value)
         self.attributes: dict[str, object] = dict(operation.fixed)
         self.skipped: set[str] = set()
@@ -181,16 +181,17 @@ def _lower(operation, builder, target, args, kwargs):
         elif option.kind == "payload":
             call.operands.append((option.name,
                                   _payload_operand(call, var, option.name, items)))
-        elif option.kind == "prefix":
+        elif option.kind == "prefix" and isinstance(call.numba_type(var),
+                                                      StatefulFunctionType):
             # The StatefulFunction's value is its state, as its function takes it.
             call.operands.append((option.name, call.builder.load_var(var)))
     storage, storage_key = _storage(call)
     result_types = []
     if operation.result == "item" or operation.result == "fresh" and scalar:
         result_types.append(element)
-    aggregate = operation.aggregate_flag is not None and call.attribute(operation.aggregate_flag)
-    if aggregate:
-        result_types.append(element)
+    extra = [flag for flag in operation.result_flags if call.attribute(flag)]
+    result_types.extend(element for _ in extra)
+    aggregate = bool(extra)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),
@@ -207,6 +208,9 @@ def _lower(operation, builder, target, args, kwargs):
         payload_type = target_type[0] if aggregate else target_type
         mlir_type = builder.get_mlir_type(payload_type)
         results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
+    if operation.result == "payload":
+        payload = call.args["payload"]
+        results = [builder.load_var(payload)]
     if results:
         builder.store_var(target, tuple(results) if aggregate else results[0])
 
@@ -324,11 +328,14 @@ def _literal_option(call, option):
         return option.default
     allowed = option.choices if option.kind == "choice" else (False, True)
     value_type = call.numba_type(call.options[option.name])
-    if not isinstance(value_type, types.Literal) or value_type.literal_value not in allowed:
+    value = value_type.literal_value if isinstance(value_type, types.Literal) else None
+    if option.kind == "choice" and isinstance(value, str):
+        value = _spellings.choice(value)
+    if not isinstance(value_type, types.Literal) or value not in allowed:
         shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
         call.error(f"{option.name} must be one of {', '.join(map(repr, allowed))}; "
                    f"got {shown!r}")
-    return value_type.literal_value
+    return value
 
 
 def _operator_option(call, option, item):
@@ -337,8 +344,9 @@ def _operator_option(call, option, item):
     if not call.given(option.name):
         return option.default
     value_type = call.numba_type(call.options[option.name])
-    if isinstance(value_type, types.StringLiteral) and value_type.literal_value in option.choices:
-        return value_type.literal_value
+    if isinstance(value_type, types.StringLiteral) and \
+            _spellings.operator_name(value_type.literal_value) in option.choices:
+        return _spellings.operator_name(value_type.literal_value)
     if is_operator_function(value_type):
         return link_operator(call.builder, value_type, item)
     shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type

@@ -22,7 +22,8 @@ Option kinds:
 * ``operator``: a named operator among ``choices`` or a function of two
   items (reductions and scans);
 * ``prefix``: a ``StatefulFunction`` whose function seeds each block scan
-  (passed as its state, an operand).
+  (passed as its state, an operand), or a plain function of the tile's
+  aggregate (no operand).
 
 Positional roles: ``group``; ``source``/``destination`` (a device array);
 ``payload`` (a payload the operation fills); ``value`` (the payload, or for
@@ -53,7 +54,7 @@ class Operation:
     positional: tuple[str, ...]
     options: tuple[Option, ...]
     # "none"; "fresh": a new payload like the value, or a scalar for a scalar
-    # value; "item": one item (a reduction).
+    # value; "item": one item (a reduction); "payload": the payload it filled.
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -62,9 +63,11 @@ class Operation:
     positional_options: tuple[str, ...] = ()
     # Options the entry fixes (`sum` is `reduce` with binary_op="sum").
     fixed: tuple[tuple[str, object], ...] = ()
-    # A flag option that adds the tile's aggregate to the result: a tuple
-    # (result, aggregate).
-    aggregate_flag: str | None = None
+    # Flag options that each add one item to the result (a scan's tile
+    # aggregate, the item a shuffle shifts out): a tuple (result, item).
+    result_flags: tuple[str, ...] = ()
+    # Other keyword spellings of options (the official cuda.coop's).
+    aliases: tuple[tuple[str, str], ...] = ()
     # Roles and options whose ODS operand or attribute has another name: a
     # name, or for an operator (named, function) and for a prefix (the
     # state's operand, the function's attribute).
@@ -77,6 +80,19 @@ class Operation:
         if isinstance(renamed, tuple):
             return renamed[1] if function else renamed[0]
         return renamed
+
+    def canonical_keywords(self, kws: dict) -> dict:
+        """`kws` with aliases replaced by the option they spell; a
+        ValueError when both are given."""
+        spelled = dict(self.aliases)
+        canonical = {}
+        for name, value in kws.items():
+            option = spelled.get(name, name)
+            if option in canonical:
+                raise ValueError(f"coop.{self.name} got {option} twice (as {option} and "
+                                 f"{dict((v, k) for k, v in self.aliases)[option]}); pass one")
+            canonical[option] = value
+        return canonical
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -133,7 +149,7 @@ OPERATIONS = {op.marker: op for op in (
     Operation("load", _markers.load, ("group", "source", "payload"),
               _TILE_OPTIONS + (Option("oob_default", "item"), Option("offset", "index"),
                                _STORAGE),
-              result="none", scalar_value=False, dialect_op="coop.load"),
+              result="payload", scalar_value=False, dialect_op="coop.load"),
     Operation("store", _markers.store, ("group", "destination", "value"),
               _TILE_OPTIONS + (Option("offset", "index"), _STORAGE),
               result="none", scalar_value=True, dialect_op="coop.store"),
@@ -145,9 +161,10 @@ OPERATIONS = {op.marker: op for op in (
               ods=(("value", "input"),)),
     Operation("shuffle", _markers.shuffle, ("group", "value"),
               (Option("mode", "choice", "down", SHUFFLE_MODES), Option("distance", "index", 1, signed=True),
-               Option("fill", "item"), _STORAGE),
+               Option("fill", "item"), Option("block_prefix", "flag", False),
+               Option("block_suffix", "flag", False), _STORAGE),
               result="fresh", scalar_value=True, dialect_op="coop.shuffle",
-              ods=(("value", "input"),)),
+              ods=(("value", "input"),), result_flags=("block_prefix", "block_suffix")),
 )}
 
 _REDUCE_OPTIONS = (Option("valid_items", "index"), Option("broadcast", "flag", True),
@@ -186,7 +203,8 @@ def _scan(name, marker, mode=None, operator_fixed=False):
                           ("prefix_op", ("prefix_state", "prefix_callback")),
                           ("block_aggregate", "aggregate"), ("unsigned", "is_unsigned")),
                      positional_options=("scan_op",) if mode and not operator_fixed else (),
-                     fixed=fixed, aggregate_flag="block_aggregate")
+                     fixed=fixed, result_flags=("block_aggregate",),
+                     aliases=(("block_prefix_callback_op", "prefix_op"),))
 
 
 OPERATIONS.update({op.marker: op for op in (

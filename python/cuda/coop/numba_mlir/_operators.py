@@ -38,6 +38,7 @@ from ._numba import (
     nir,
     rebuild_definitions,
 )
+from ._types import StatefulFunctionType
 
 _DEVICE = {}  # Python function -> its device dispatcher (one symbol per function)
 
@@ -122,7 +123,11 @@ def check_operator(value_type, item, where: str) -> None:
 
 def check_prefix(prefix_type, item, where: str) -> None:
     """A TypingError unless the StatefulFunction's function takes its state
-    and an item and returns one."""
+    and an item and returns one (a plain function: an item)."""
+    if not isinstance(prefix_type, StatefulFunctionType):
+        _check(prefix_type.dispatcher, (item,), item, where,
+               f"the tile's aggregate ({item}) and return the prefix")
+        return
     _check(prefix_type.function.dispatcher, (prefix_type.state, item), item,
            f"{where}'s function",
            f"the state and the tile's aggregate ({prefix_type.state}, {item}) and return "
@@ -154,7 +159,10 @@ def link_operator(builder, value_type, item) -> OperatorFunction:
 
 
 def link_prefix(builder, prefix_type, item) -> OperatorFunction:
-    """Links a StatefulFunction's compiled function, as `link_operator`."""
+    """Links a StatefulFunction's compiled function (or a plain prefix
+    function), as `link_operator`."""
+    if not isinstance(prefix_type, StatefulFunctionType):
+        return _link(builder, prefix_type.dispatcher, (item,), item)
     return _link(builder, prefix_type.function.dispatcher, (prefix_type.state, item), item)
 
 

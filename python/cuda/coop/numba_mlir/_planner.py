@@ -22,7 +22,7 @@ from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir.errors import ForceLiteralArg, TypingError
 from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_config
 
-from .. import _groups, _markers
+from .. import _groups, _markers, _spellings
 from ._numba import definitions, from_dtype, nir, rebuild_definitions
 from ._operations import OPERATIONS
 from ._operators import device_dispatcher, drop_dead_code_constants
@@ -106,15 +106,20 @@ def _is_none(func_ir, var):
         and definition.value is None
 
 
-def _device_function(func_ir, var) -> bool:
-    """Makes the Python function `var` holds a device dispatcher; whether it
-    did."""
+def _device_function(func_ir, var, operator: bool = False) -> bool:
+    """Makes the Python function `var` holds a device dispatcher (an
+    `operator` that is a named one, such as `operator.add` or `max`: that
+    name); whether it did."""
     assign = _defining_assign(func_ir, var) if var is not None else None
     if assign is None:
         return False
     value = assign.value
     python_value = value.value if isinstance(value, (nir.Global, nir.FreeVar)) \
         else _resolve(func_ir, assign.target)
+    name = _spellings.operator_name(python_value) if operator else None
+    if name is not None and not isinstance(python_value, str):
+        assign.value = nir.Const(name, value.loc)
+        return True
     dispatcher = device_dispatcher(python_value)
     if dispatcher is None:
         return False
@@ -146,6 +151,10 @@ class CoopPlanner(WholeFunctionPlanner):
         # that the recorded definitions may not list yet.
         rebuild_definitions(func_ir)
         changed = self._operator_functions(func_ir, calls)
+        if changed:
+            # Dropping the code constants of replaced functions moved the
+            # statements after them.
+            calls = list(_calls(func_ir))
         changed |= self._literal_counts(func_ir, calls)
         for block, index, stmt, target in calls:
             if target is _markers.ThreadData:
@@ -167,15 +176,19 @@ class CoopPlanner(WholeFunctionPlanner):
             operation = OPERATIONS.get(target)
             if operation is None:
                 continue
+            spelled = dict(operation.aliases)
             for option in operation.options:
-                if option.kind != "operator":
+                if option.kind not in ("operator", "prefix"):
                     continue
-                var = kws.get(option.name)
-                if var is None and option.name in operation.positional_options:
+                given = [var for name, var in kws.items()
+                         if spelled.get(name, name) == option.name]
+                if option.name in operation.positional_options:
                     position = len(operation.positional) + \
                         operation.positional_options.index(option.name)
-                    var = args[position] if position < len(args) else None
-                changed |= _device_function(func_ir, var)
+                    given += args[position:position + 1]
+                for var in given:
+                    changed |= _device_function(func_ir, var,
+                                                operator=option.kind == "operator")
         if changed:
             drop_dead_code_constants(func_ir)
             rebuild_definitions(func_ir)

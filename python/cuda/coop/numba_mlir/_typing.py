@@ -7,7 +7,7 @@ misuse gets the dialect's message naming the rule.
 
 from numba_cuda_mlir import types
 from numba_cuda_mlir.errors import TypingError
-from numba_cuda_mlir.extending import typing_registry
+from numba_cuda_mlir.extending import typeof_impl, typing_registry
 from numba_cuda_mlir.numba_cuda.types import literal
 from numba_cuda_mlir.numba_cuda.typing.templates import (
     AbstractTemplate,
@@ -23,6 +23,16 @@ from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
 from ._temp_storage import TempStorage as QualifiedTempStorage
 from ._temp_storage import temp_storage_facts
 from ._types import GroupType, StatefulFunctionType, TempStorageType
+
+
+@typeof_impl.register(_groups.ThreadGroup)
+def _typeof_group(group, context):
+    """A group made outside the kernel (at module level, in a closure): the
+    same type as the one its factory calls make in the kernel."""
+    mapping = group.mapping
+    if mapping is None:
+        return GroupType(group.kind)
+    return GroupType(group.kind, mapping.count, mapping.exhaustive)
 
 
 def _register_global(fn, template):
@@ -149,6 +159,10 @@ def _operation_template(operation):
         key = operation.marker
 
         def generic(self, args, kws):
+            try:
+                kws = operation.canonical_keywords(kws)
+            except ValueError as error:
+                raise TypingError(str(error)) from None
             count = len(operation.positional)
             extra = operation.positional_options
             if not count <= len(args) <= count + len(extra):
@@ -194,8 +208,10 @@ def _operation_template(operation):
                     if isinstance(value, types.Array) else value
             elif operation.result == "item":
                 result = value.dtype if isinstance(value, types.Array) else value
-            flag = operation.aggregate_flag
-            if flag is not None and _literal(kws.get(flag), f"coop.{name}'s {flag}"):
+            elif operation.result == "payload":
+                result = given["payload"]
+            if any(_literal(kws.get(flag), f"coop.{name}'s {flag}")
+                   for flag in operation.result_flags):
                 result = types.Tuple((result, item))
             return signature(result, *args, *kws.values())
 
@@ -214,12 +230,14 @@ def _check_operator(value_type, item, option, what):
 
 
 def _check_prefix(value_type, item, what):
-    """None, or a StatefulFunction whose function makes a prefix of an item."""
+    """None, a StatefulFunction whose function makes a prefix of an item, or
+    a function of the tile's aggregate."""
     if isinstance(value_type, (types.NoneType, types.Omitted)):
         return
-    if not isinstance(value_type, StatefulFunctionType):
+    if not (isinstance(value_type, StatefulFunctionType) or is_operator_function(value_type)):
         raise TypingError(f"{what} must be a coop.StatefulFunction(function, state) made in "
-                          f"the kernel; got {value_type}")
+                          f"the kernel, or a function of the tile's aggregate; got "
+                          f"{value_type}")
     check_prefix(value_type, item, what)
 
 

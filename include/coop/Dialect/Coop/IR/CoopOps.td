@@ -355,15 +355,21 @@ def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
     CUB's `BlockShuffle`. `up` and `down` take payloads: `output` receives
     the block's blocked tile shifted by one item toward higher (`up`) or
     lower (`down`) positions; the one vacated item is `fill` when given,
-    otherwise unspecified. `offset` and `rotate` take a scalar and return
-    the scalar of the thread `distance` ranks away (a runtime value, uniform
-    across the block): for `offset`, threads whose source is outside the
-    block get `fill` when given, otherwise their own value; `rotate` wraps
-    around the block (`distance` in [0, block size)).
+    otherwise unspecified. With `block_suffix` (`up`) or `block_prefix`
+    (`down`) the op also returns the item shifted out of the tile, in every
+    thread: the last item of the block's last thread (CUB's `block_suffix`)
+    or the first item of its first thread (`block_prefix`). `offset` and
+    `rotate` take a scalar and return the scalar of the thread `distance`
+    ranks away, each thread with its own runtime `distance` (as CUB's
+    `Offset`): for `offset` (any sign), threads whose source is outside the
+    block get `fill` when given, otherwise their own value; `rotate` takes
+    the thread `(rank + distance) mod block size`.
 
     ```mlir
     coop.shuffle %block, %items into %prev mode = up fill = %zero : f32
         : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    %last = coop.shuffle %block, %items into %prev mode = up block_suffix
+        : !coop.group<block>, memref<4xf32>, memref<4xf32> -> f32
     %right = coop.shuffle %block, %x mode = offset distance = %d
         : !coop.group<block>, f32 -> f32
     ```
@@ -375,12 +381,15 @@ def Coop_ShuffleOp : Coop_Op<"shuffle", [AttrSizedOperandSegments,
     Optional<Index>:$distance,
     Optional<Coop_Element>:$fill,
     Optional<Coop_TempStorage>:$temp_storage,
-    Coop_ShuffleModeAttr:$mode);
+    Coop_ShuffleModeAttr:$mode,
+    UnitAttr:$block_prefix,
+    UnitAttr:$block_suffix);
   let results = (outs Optional<Coop_Element>:$result);
   let assemblyFormat = [{
     $group `,` $input (`into` $output^)? `mode` `=` `` $mode
     (`distance` `=` $distance^)?
     (`fill` `=` $fill^ `:` type($fill))?
+    (`block_prefix` $block_prefix^)? (`block_suffix` $block_suffix^)?
     (`temp_storage` `=` $temp_storage^)?
     attr-dict `:` qualified(type($group)) `,` type($input)
     (`,` type($output)^)? (`->` type($result)^)?
@@ -491,14 +500,15 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     calls `@f(%state, tile_aggregate) -> item`; the returned value is the
     prefix combined before every item of the tile (so an exclusive scan's
     first item is that prefix), and `@f` may update the state it is given
-    to carry a running total to the next tile. The aggregate, when asked
-    for, is the tile's own.
+    to carry a running total to the next tile. A stateless callback,
+    `prefix = @f`, is `@f(tile_aggregate) -> item`. The aggregate, when
+    asked for, is the tile's own.
 
     Rules checked here: exactly one of `op` and `combiner`; the combiner
     takes two items and returns one; results match the input's item type;
     `algorithm`, `temp_storage` and `prefix` only on blocks; not both
     `prefix` and `initial_value`; `@f`, where the module has it, takes the
-    state and an item and returns an item.
+    state (when given) and an item and returns an item.
 
     ```mlir
     coop.scan %block, %items into %out mode = exclusive op = sum
@@ -530,8 +540,8 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     $group `,` $input (`into` $output^)? `mode` `=` `` $mode
     (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
     (`initial_value` `=` $initial_value^ `:` type($initial_value))?
-    (`prefix` `=` $prefix_callback^ `(` $prefix_state `:` type($prefix_state)
-     `)`)?
+    (`prefix` `=` $prefix_callback^ ``
+     custom<PrefixState>($prefix_state, type($prefix_state)))?
     (`algorithm` `=` `` $algorithm^)?
     (`aggregate` $aggregate^)? (`unsigned` $is_unsigned^)?
     (`temp_storage` `=` $temp_storage^)?

@@ -1,0 +1,308 @@
+"""Kernels written for the official cuda.coop's common API, compile-only:
+its operator, mode and algorithm spellings reach the dialect's named
+operators and enums, the `block_prefix_callback_op=` keyword, plain prefix
+functions, `load` returning its payload, groups made at module level,
+per-thread shuffle distances and the items up/down shift out; every misuse
+is a compile-time error naming the fix."""
+
+import operator
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba_cuda_mlir")
+
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend
+import numba_compile as nc  # noqa: E402
+from cuda.coop import _ods, _spellings  # noqa: E402
+from cuda.coop.numba_mlir import _lowering  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+
+from cuda import coop  # noqa: E402
+
+I32 = types.int32[::1]
+F32 = types.float32[::1]
+BLOCK = coop.this_block()
+WARP = coop.this_warp()
+LANES_8 = coop.this_warp().group_by(8)
+WARPS_2 = coop.this_block().group_by(2)
+
+
+@pytest.fixture
+def sites(monkeypatch):
+    """The attributes of every call site lowered while the test runs."""
+    seen = []
+    lower = _lowering._call_site
+
+    def spy(builder, site, *args, **kwargs):
+        seen.append(dict(site.attributes))
+        return lower(builder, site, *args, **kwargs)
+
+    monkeypatch.setattr(_lowering, "_call_site", spy)
+    return seen
+
+
+def _compile(kernel, argtypes=(I32, I32), block=(64,)):
+    return nc.compile_for_launch(cuda.jit(kernel), list(argtypes), block,
+                                 with_ptx=False)
+
+
+def _error(kernel, argtypes=(I32, I32), block=(64,)):
+    with pytest.raises(Exception) as info:
+        _compile(kernel, argtypes, block)
+    return re.sub(r"\x1b\[[0-9;]*m", "", str(info.value))
+
+
+def test_every_spelling_names_an_operator_of_the_dialect():
+    cases = set(_ods.ENUMS["BinaryOp"]["cases"])
+    assert set(_spellings.OPERATOR_NAMES) == cases
+    assert set(_spellings.OPERATOR_FUNCTIONS.values()) == cases
+    # Every name of the dialect spells itself.
+    assert all(name in spellings for name, spellings in _spellings.OPERATOR_NAMES.items())
+
+
+_SPELLINGS = [(spelling, name) for name, spellings in _spellings.OPERATOR_NAMES.items()
+              for spelling in spellings]
+_SPELLINGS += [(" Bitwise-And ", "bit_and"), ("MAXIMUM", "max")]
+
+
+@pytest.mark.parametrize("spelling,name", _SPELLINGS, ids=str)
+def test_an_operator_name_is_the_named_operator(spelling, name, sites):
+    def kernel(src, dst):
+        dst[0] = coop.reduce(BLOCK, src[cuda.threadIdx.x], spelling)
+
+    _compile(kernel)
+    assert sites[-1]["binary_op"] == name
+
+
+@pytest.mark.parametrize("function,name", list(_spellings.OPERATOR_FUNCTIONS.items()),
+                         ids=lambda v: getattr(v, "__name__", str(v)))
+def test_an_operator_function_is_the_named_operator(function, name, sites):
+    # Named, not compiled: the fast lowering (shuffles, redux.sync) applies.
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        dst[0] = coop.reduce(BLOCK, items, function)
+        out = coop.inclusive_scan(WARP, items, function)
+        coop.store(BLOCK, dst, out)
+
+    _compile(kernel)
+    assert [site.get("binary_op", site.get("scan_op")) for site in sites[-3:-1]] == [name,
+                                                                                      name]
+
+
+def test_operator_module_and_numpy_functions_given_in_the_kernel(sites):
+    def kernel(src, dst):
+        x = src[cuda.threadIdx.x]
+        dst[0] = coop.reduce(BLOCK, x, operator.mul) + coop.reduce(LANES_8, x, np.maximum) \
+            + coop.exclusive_scan(BLOCK, x, max) + coop.scan(WARP, x, scan_op=operator.xor)
+
+    _compile(kernel)
+    assert [s.get("binary_op", s.get("scan_op")) for s in sites[-4:]] == [
+        "multiplies", "max", "max", "bit_xor"]
+
+
+@pytest.mark.parametrize("given,name", [("Warp-Transpose ", "warp_transpose"),
+                                        ("TRANSPOSE", "transpose"),
+                                        (" direct", "direct")])
+def test_algorithm_spellings(given, name, sites):
+    def kernel(src, dst):
+        items = coop.ThreadData(4, dtype=np.int32)
+        coop.load(BLOCK, src, items, algorithm=given)
+        coop.store(BLOCK, dst, items, algorithm=given)
+
+    _compile(kernel)
+    assert [site["algorithm"] for site in sites[-2:]] == [name, name]
+
+
+def test_mode_and_combining_algorithm_spellings(sites):
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        blocked = coop.exchange(BLOCK, items, mode="Striped-To-Blocked")
+        scanned = coop.scan(BLOCK, blocked, mode=" Inclusive", algorithm="Raking-Memoize")
+        dst[0] = coop.reduce(BLOCK, scanned, "min", algorithm="RAKING")
+        coop.store(BLOCK, dst, coop.shuffle(BLOCK, scanned, mode="Up"))
+
+    _compile(kernel)
+    exchange, scan, reduce, shuffle = sites[-5:-1]
+    assert exchange["mode"] == "striped_to_blocked"
+    assert (scan["mode"], scan["algorithm"]) == ("inclusive", "raking_memoize")
+    assert reduce["algorithm"] == "raking"
+    assert shuffle["mode"] == "up"
+
+
+def test_an_unknown_spelling_lists_the_names():
+    def kernel(src, dst):
+        dst[0] = coop.reduce(BLOCK, src[cuda.threadIdx.x], "average")
+
+    message = _error(kernel)
+    assert "binary_op must be one of 'sum', 'min', 'max'" in message
+    assert "'average'" in message
+
+    def mode(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        coop.store(BLOCK, dst, coop.exchange(BLOCK, items, mode="sideways"))
+
+    assert "mode must be one of 'striped_to_blocked'" in _error(mode)
+
+
+def test_block_prefix_callback_op_spells_prefix_op(sites):
+    def running_total(state, aggregate):
+        old = state[0]
+        state[0] = old + aggregate
+        return old
+
+    def kernel(src, dst):
+        state = cuda.local.array(1, np.int32)
+        state[0] = 0
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        out = coop.exclusive_sum(BLOCK, items,
+                                 block_prefix_callback_op=coop.StatefulFunction(running_total,
+                                                                                state))
+        coop.store(BLOCK, dst, out)
+
+    _compile(kernel)
+    prefix = sites[-2]["prefix_op"]
+    assert len(prefix.parameters) == 2 and prefix.parameters[1] == "i32"
+
+
+def test_prefix_op_and_its_other_spelling_both_given_is_an_error():
+    def offset_by(aggregate):
+        return aggregate
+
+    def kernel(src, dst):
+        x = src[cuda.threadIdx.x]
+        dst[0] = coop.exclusive_sum(BLOCK, x, prefix_op=offset_by,
+                                    block_prefix_callback_op=offset_by)
+
+    message = _error(kernel)
+    assert "coop.exclusive_sum got prefix_op twice (as prefix_op and " \
+        "block_prefix_callback_op); pass one" in message
+
+
+def test_a_plain_prefix_function_takes_the_aggregate(sites):
+    def doubled(aggregate):
+        return aggregate * 2
+
+    def kernel(src, dst):
+        x = src[cuda.threadIdx.x]
+        dst[cuda.threadIdx.x] = coop.inclusive_scan(BLOCK, x, "+", prefix_op=doubled)
+
+    _compile(kernel, (F32, F32))
+    prefix = sites[-1]["prefix_op"]
+    assert prefix.parameters == ("f32",) and prefix.result == "f32"
+
+
+def test_a_plain_prefix_function_of_two_parameters_is_an_error():
+    def two(state, aggregate):
+        return aggregate
+
+    def kernel(src, dst):
+        dst[0] = coop.exclusive_sum(BLOCK, src[cuda.threadIdx.x], prefix_op=two)
+
+    message = _error(kernel)
+    assert ".two(state, aggregate) must take the tile's aggregate (int32) and return the " \
+        "prefix" in message
+
+
+def test_a_plain_prefix_function_on_a_warp_is_an_error():
+    def doubled(aggregate):
+        return aggregate * 2
+
+    def kernel(src, dst):
+        dst[0] = coop.exclusive_sum(WARP, src[cuda.threadIdx.x], prefix_op=doubled)
+
+    assert "prefix_op is a block option" in _error(kernel)
+
+
+def test_load_returns_the_payload_it_filled():
+    def kernel(src, dst):
+        items = coop.ThreadData(4, dtype=np.int32)
+        loaded = coop.load(BLOCK, src, items, algorithm="transpose")
+        loaded[0] = loaded[0] + 1
+        coop.store(BLOCK, dst, items)  # the same payload
+
+    ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (64,)).metadata["ptx"]
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+@pytest.mark.parametrize("group", [BLOCK, WARP, LANES_8], ids=["block", "warp", "lanes_8"])
+def test_a_group_made_at_module_level(group):
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(group, src, items)
+        coop.store(group, dst, coop.inclusive_scan(group, items, "max"))
+
+    _compile(kernel, block=(128,))
+
+
+def test_a_partitioned_block_made_at_module_level_has_the_kernel_s_rules():
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(WARPS_2, src, items)
+
+    assert "'!coop.group<warps_within_block, 2>' is not a load target" in _error(kernel)
+
+
+def test_a_cluster_made_at_module_level_is_rejected_as_in_the_kernel():
+    cluster = coop.this_cluster()
+
+    def kernel(src, dst):
+        dst[0] = coop.sum(cluster, src[cuda.threadIdx.x])
+
+    assert "cluster" in _error(kernel)
+
+
+def test_shuffle_distances_may_differ_between_threads():
+    def kernel(src, dst):
+        t = cuda.threadIdx.x
+        dst[t] = coop.shuffle(BLOCK, src[t], mode="offset", distance=t % 5 - 2) \
+            + coop.shuffle(BLOCK, src[t], mode="rotate", distance=t)
+
+    _compile(kernel)
+
+
+def test_up_and_down_return_the_item_shifted_out():
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        up, suffix = coop.shuffle(BLOCK, items, mode="up", block_suffix=True)
+        down, prefix = coop.shuffle(BLOCK, up, block_prefix=True)
+        coop.store(BLOCK, dst, down)
+        dst[0] = suffix + prefix
+
+    _compile(kernel)
+
+
+@pytest.mark.parametrize("mode,flag,message", [
+    ("up", "block_prefix", "mode 'up' shifts items toward higher positions: the item "
+     "shifted out is the block_suffix"),
+    ("down", "block_suffix", "mode 'down' shifts items toward lower positions: the item "
+     "shifted out is the block_prefix"),
+])
+def test_the_wrong_edge_of_a_shift_is_an_error(mode, flag, message):
+    def kernel(src, dst):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        if flag == "block_prefix":
+            out, edge = coop.shuffle(BLOCK, items, mode=mode, block_prefix=True)
+        else:
+            out, edge = coop.shuffle(BLOCK, items, mode=mode, block_suffix=True)
+        coop.store(BLOCK, dst, out)
+
+    assert message in _error(kernel)
+
+
+def test_an_operator_defined_in_the_kernel_before_its_payload():
+    # The lambda's code constant is dropped before the payload is planned.
+    def kernel(src, dst):
+        f = lambda a, b: a + b  # noqa: E731
+        items = coop.ThreadData(4)
+        coop.load(BLOCK, src, items)
+        dst[0] = coop.reduce(BLOCK, items, f)
+
+    _compile(kernel)

@@ -1,0 +1,194 @@
+"""Kernels in the official cuda.coop's forms on the GPU, checked against
+NumPy: operator spellings and functions, plain and `block_prefix_callback_op`
+prefix functions, `load` returning its payload, groups made at module level,
+per-thread shuffle distances and the items up/down shift out."""
+
+import operator
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.gpu
+pytest.importorskip("numba_cuda_mlir")
+
+import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend
+from numba_cuda_mlir import cuda  # noqa: E402
+
+from cuda import coop  # noqa: E402
+
+GRID = 3
+BLOCK = coop.this_block()
+WARP = coop.this_warp()
+LANES_8 = coop.this_warp().group_by(8)
+
+
+def _blocks(values, threads):
+    return values.reshape(GRID, threads, -1)
+
+
+@pytest.mark.parametrize("threads", (32, 96, 128, 1024))
+@pytest.mark.parametrize("with_fill", (False, True))
+def test_offset_with_a_distance_per_thread(threads, with_fill):
+    @cuda.jit
+    def kernel(src, dst, fill):
+        t = cuda.threadIdx.x
+        g = cuda.blockIdx.x * cuda.blockDim.x + t
+        distance = t % 7 - 3 if t % 2 else t % 5
+        if with_fill:
+            dst[g] = coop.shuffle(BLOCK, src[g], mode="offset", distance=distance, fill=fill)
+        else:
+            dst[g] = coop.shuffle(BLOCK, src[g], mode="offset", distance=distance)
+
+    values = np.random.default_rng(threads).integers(-99, 99, GRID * threads).astype(np.int32)
+    dst = cuda.device_array_like(values)
+    kernel[GRID, threads](cuda.to_device(values), dst, np.int32(-7))
+    ranks = np.arange(threads)
+    distances = np.where(ranks % 2 == 1, ranks % 7 - 3, ranks % 5)
+    got = dst.copy_to_host().reshape(GRID, threads)
+    for b, block in enumerate(values.reshape(GRID, threads)):
+        np.testing.assert_array_equal(
+            got[b], cm.shuffle_model("offset", block, distances, -7 if with_fill else None))
+
+
+@pytest.mark.parametrize("threads", (64, 96, 1024))
+def test_rotate_with_a_distance_per_thread(threads):
+    @cuda.jit
+    def kernel(src, dst):
+        t = cuda.threadIdx.x
+        g = cuda.blockIdx.x * cuda.blockDim.x + t
+        dst[g] = coop.shuffle(BLOCK, src[g], mode="rotate", distance=(t * 3) % cuda.blockDim.x)
+
+    values = np.random.default_rng(1).standard_normal(GRID * threads).astype(np.float32)
+    dst = cuda.device_array_like(values)
+    kernel[GRID, threads](cuda.to_device(values), dst)
+    distances = (np.arange(threads) * 3) % threads
+    got = dst.copy_to_host().reshape(GRID, threads)
+    for b, block in enumerate(values.reshape(GRID, threads)):
+        np.testing.assert_array_equal(got[b], cm.shuffle_model("rotate", block, distances, None))
+
+
+@pytest.mark.parametrize("mode", ("up", "down"))
+@pytest.mark.parametrize("dtype,threads,ipt", (("int32", 32, 1), ("float64", 96, 3),
+                                               ("int8", 1024, 2), ("uint64", 128, 4)))
+def test_up_and_down_return_the_item_shifted_out(mode, dtype, threads, ipt):
+    @cuda.jit
+    def kernel(src, dst, edges):
+        items = coop.ThreadData(ipt)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(BLOCK, src, items, offset=base)
+        if mode == "up":
+            out, edge = coop.shuffle(BLOCK, items, mode="up", block_suffix=True)
+        else:
+            out, edge = coop.shuffle(BLOCK, items, mode="down", block_prefix=True)
+        coop.store(BLOCK, dst, out, offset=base)
+        edges[cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x] = edge
+
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, 100, GRID * threads * ipt).astype(dtype)
+    dst = cuda.device_array_like(values)
+    edges = cuda.device_array(GRID * threads, values.dtype)
+    kernel[GRID, threads](cuda.to_device(values), dst, edges)
+    got = dst.copy_to_host().reshape(GRID, threads, ipt)
+    got_edges = edges.copy_to_host().reshape(GRID, threads)
+    for b, block in enumerate(values.reshape(GRID, threads, ipt)):
+        defined = cm.shuffle_specified(mode, block.shape, None)
+        np.testing.assert_array_equal(got[b][defined],
+                                      cm.shuffle_model(mode, block, 1, None)[defined])
+        shifted_out = block.reshape(-1)[-1 if mode == "up" else 0]
+        np.testing.assert_array_equal(got_edges[b], np.full(threads, shifted_out))
+
+
+_REDUCE_FUNCTIONS = ((operator.add, np.add.reduce), (np.add, np.add.reduce),
+                     (max, np.max), (np.maximum, np.max), (min, np.min),
+                     (np.minimum, np.min), (operator.xor, np.bitwise_xor.reduce),
+                     ("plus", np.add.reduce), ("*", np.multiply.reduce),
+                     ("Bitwise-Or", np.bitwise_or.reduce))
+
+
+@pytest.mark.parametrize("group", ("block", "warp", "lanes_8"))
+@pytest.mark.parametrize("function,model", _REDUCE_FUNCTIONS,
+                         ids=lambda v: getattr(v, "__name__", str(v)))
+def test_official_operators_reduce_and_scan(group, function, model):
+    chosen = {"block": BLOCK, "warp": WARP, "lanes_8": LANES_8}[group]
+
+    @cuda.jit
+    def kernel(src, totals, scanned):
+        items = coop.ThreadData(2)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        loaded = coop.load(BLOCK, src, items, offset=base)
+        g = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+        totals[g] = coop.reduce(chosen, loaded, function)
+        coop.store(BLOCK, scanned, coop.inclusive_scan(chosen, loaded, function), offset=base)
+
+    threads, ipt = 128, 2
+    # int32 products wrap the same way on both sides.
+    values = np.random.default_rng(3).integers(1, 3, GRID * threads * ipt).astype(np.int32)
+    totals = cuda.device_array(GRID * threads, np.int32)
+    scanned = cuda.device_array_like(values)
+    kernel[GRID, threads](cuda.to_device(values), totals, scanned)
+    size = {"block": threads, "warp": 32, "lanes_8": 8}[group]
+    tiles = values.reshape(-1, size * ipt)
+    got_totals = totals.copy_to_host().reshape(-1, size)
+    got_scanned = scanned.copy_to_host().reshape(-1, size * ipt)
+    accumulate = {np.add.reduce: np.add, np.max: np.maximum, np.min: np.minimum,
+                  np.bitwise_xor.reduce: np.bitwise_xor, np.multiply.reduce: np.multiply,
+                  np.bitwise_or.reduce: np.bitwise_or}[model]
+    for t, tile in enumerate(tiles):
+        np.testing.assert_array_equal(got_totals[t], np.full(size, model(tile)))
+        np.testing.assert_array_equal(got_scanned[t], accumulate.accumulate(tile))
+
+
+def _doubled(aggregate):
+    return aggregate * 2
+
+
+@pytest.mark.parametrize("algorithm", ("raking", "raking_memoize", "warp_scans"))
+@pytest.mark.parametrize("mode", ("inclusive", "exclusive"))
+@pytest.mark.parametrize("threads", (64, 256))
+def test_a_plain_prefix_function_seeds_the_block_scan(algorithm, mode, threads):
+    @cuda.jit
+    def kernel(src, dst):
+        items = coop.ThreadData(3)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(BLOCK, src, items, offset=base)
+        out = coop.scan(BLOCK, items, mode=mode, scan_op="+", prefix_op=_doubled,
+                        algorithm=algorithm)
+        coop.store(BLOCK, dst, out, offset=base)
+
+    values = np.random.default_rng(9).integers(-50, 50, GRID * threads * 3).astype(np.int64)
+    dst = cuda.device_array_like(values)
+    kernel[GRID, threads](cuda.to_device(values), dst)
+    got = dst.copy_to_host().reshape(GRID, -1)
+    for b, tile in enumerate(values.reshape(GRID, -1)):
+        prefix = 2 * tile.sum()
+        inclusive = np.cumsum(tile) + prefix
+        expected = inclusive if mode == "inclusive" else inclusive - tile
+        np.testing.assert_array_equal(got[b], expected)
+
+
+def _running_total(state, aggregate):
+    old = state[0]
+    state[0] = old + aggregate
+    return old
+
+
+def test_block_prefix_callback_op_carries_a_total_across_tiles():
+    threads, ipt, tiles = 128, 4, 5
+
+    @cuda.jit
+    def kernel(src, dst):
+        state = cuda.local.array(1, np.int32)
+        state[0] = 0
+        for tile in range(tiles):
+            items = coop.ThreadData(ipt)
+            loaded = coop.load(BLOCK, src, items, offset=tile * threads * ipt)
+            out = coop.exclusive_sum(
+                BLOCK, loaded,
+                block_prefix_callback_op=coop.StatefulFunction(_running_total, state))
+            coop.store(BLOCK, dst, out, offset=tile * threads * ipt)
+
+    values = np.random.default_rng(4).integers(0, 9, threads * ipt * tiles).astype(np.int32)
+    dst = cuda.device_array_like(values)
+    kernel[1, threads](cuda.to_device(values), dst)
+    np.testing.assert_array_equal(dst.copy_to_host(), np.cumsum(values) - values)
