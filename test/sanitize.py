@@ -5,6 +5,7 @@ and prints one table of test counts and sanitizer findings.
   python test/sanitize.py lowering         # test_lowering_gpu.py (COOP_GPU_KERNELS set)
   python test/sanitize.py collectives      # test_collectives_gpu.py (exchange, shuffle)
   python test/sanitize.py combining        # test_combining_gpu.py (reduce, scans)
+  python test/sanitize.py compat           # test_compat_gpu.py (official cuda.coop forms)
   python test/sanitize.py numba -k transpose --tools racecheck
   python test/sanitize.py lowering --parts load_int8 store_int8 --jobs 6 --timeout 500
   python test/sanitize.py numba combining --shards 16 --jobs 16
@@ -39,6 +40,7 @@ SUITES = {
     "lowering": ["test_lowering_gpu.py"],
     "collectives": ["test_collectives_gpu.py"],
     "combining": ["test_combining_gpu.py"],
+    "compat": ["test_compat_gpu.py"],
 }
 TOOLS = ("memcheck", "racecheck", "synccheck")
 

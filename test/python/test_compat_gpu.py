@@ -99,17 +99,16 @@ def test_up_and_down_return_the_item_shifted_out(mode, dtype, threads, ipt):
         np.testing.assert_array_equal(got_edges[b], np.full(threads, shifted_out))
 
 
-_REDUCE_FUNCTIONS = ((operator.add, np.add.reduce), (np.add, np.add.reduce),
-                     (max, np.max), (np.maximum, np.max), (min, np.min),
-                     (np.minimum, np.min), (operator.xor, np.bitwise_xor.reduce),
-                     ("plus", np.add.reduce), ("*", np.multiply.reduce),
-                     ("Bitwise-Or", np.bitwise_or.reduce))
+_OPERATORS = ((operator.add, np.add), (np.add, np.add), (max, np.maximum),
+              (np.maximum, np.maximum), (min, np.minimum), (np.minimum, np.minimum),
+              (operator.xor, np.bitwise_xor), ("plus", np.add), ("*", np.multiply),
+              ("Bitwise-Or", np.bitwise_or))
 
 
 @pytest.mark.parametrize("group", ("block", "warp", "lanes_8"))
-@pytest.mark.parametrize("function,model", _REDUCE_FUNCTIONS,
+@pytest.mark.parametrize("function,ufunc", _OPERATORS,
                          ids=lambda v: getattr(v, "__name__", str(v)))
-def test_official_operators_reduce_and_scan(group, function, model):
+def test_official_operators_reduce_and_scan(group, function, ufunc):
     chosen = {"block": BLOCK, "warp": WARP, "lanes_8": LANES_8}[group]
 
     @cuda.jit
@@ -122,21 +121,18 @@ def test_official_operators_reduce_and_scan(group, function, model):
         coop.store(BLOCK, scanned, coop.inclusive_scan(chosen, loaded, function), offset=base)
 
     threads, ipt = 128, 2
-    # int32 products wrap the same way on both sides.
     values = np.random.default_rng(3).integers(1, 3, GRID * threads * ipt).astype(np.int32)
     totals = cuda.device_array(GRID * threads, np.int32)
     scanned = cuda.device_array_like(values)
     kernel[GRID, threads](cuda.to_device(values), totals, scanned)
     size = {"block": threads, "warp": 32, "lanes_8": 8}[group]
-    tiles = values.reshape(-1, size * ipt)
     got_totals = totals.copy_to_host().reshape(-1, size)
     got_scanned = scanned.copy_to_host().reshape(-1, size * ipt)
-    accumulate = {np.add.reduce: np.add, np.max: np.maximum, np.min: np.minimum,
-                  np.bitwise_xor.reduce: np.bitwise_xor, np.multiply.reduce: np.multiply,
-                  np.bitwise_or.reduce: np.bitwise_or}[model]
-    for t, tile in enumerate(tiles):
-        np.testing.assert_array_equal(got_totals[t], np.full(size, model(tile)))
-        np.testing.assert_array_equal(got_scanned[t], accumulate.accumulate(tile))
+    # In int32, as the kernel computes (products wrap the same way).
+    for t, tile in enumerate(values.reshape(-1, size * ipt)):
+        np.testing.assert_array_equal(got_totals[t],
+                                      np.full(size, ufunc.reduce(tile, dtype=np.int32)))
+        np.testing.assert_array_equal(got_scanned[t], ufunc.accumulate(tile, dtype=np.int32))
 
 
 def _doubled(aggregate):
@@ -192,3 +188,21 @@ def test_block_prefix_callback_op_carries_a_total_across_tiles():
     dst = cuda.device_array_like(values)
     kernel[1, threads](cuda.to_device(values), dst)
     np.testing.assert_array_equal(dst.copy_to_host(), np.cumsum(values) - values)
+
+
+@pytest.mark.parametrize("algorithm", ("direct", "striped", "transpose"))
+def test_a_negative_valid_items_makes_no_item_valid(algorithm):
+    # CUB's counts are signed ints: no item is below a negative count.
+    @cuda.jit
+    def kernel(src, dst, valid):
+        items = coop.ThreadData(4)
+        coop.load(BLOCK, src, items, algorithm=algorithm, valid_items=valid, oob_default=-1)
+        coop.store(BLOCK, dst, items, algorithm=algorithm)
+        coop.store(BLOCK, src, items, algorithm=algorithm, valid_items=valid)
+
+    values = np.arange(128 * 4, dtype=np.int32)
+    src = cuda.to_device(values)
+    dst = cuda.device_array_like(values)
+    kernel[1, 128](src, dst, np.int32(-3))
+    np.testing.assert_array_equal(dst.copy_to_host(), np.full_like(values, -1))
+    np.testing.assert_array_equal(src.copy_to_host(), values)
