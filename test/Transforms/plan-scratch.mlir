@@ -257,3 +257,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A warp group's temp_storage holds every warp's region: the exchange is
+// placed in it. A warp scan shuffles: its temp_storage is unused.
+// CHECK-LABEL: gpu.func @warp_temp_storage
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 1024 bytes, aligned to 16}}
+  gpu.func @warp_temp_storage(%x: i32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %ts = coop.temp_storage size_in_bytes = 1024
+    %items = memref.alloca() : memref<4xf32>
+    // CHECK: coop.exchange {{.*}} {coop.scratch_offset = 0 : i64}
+    // expected-remark @+1 {{scratch slice: offset 0, 1024 bytes}}
+    coop.exchange %w, %items into %items mode = striped_to_blocked temp_storage = %ts : !coop.group<warp>, memref<4xf32>, memref<4xf32>
+    // CHECK: coop.scan
+    // CHECK-NOT: coop.scratch_offset
+    %r = coop.scan %w, %x mode = inclusive op = sum temp_storage = %ts : !coop.group<warp>, i32 -> i32
+    gpu.return
+  }
+}

@@ -306,3 +306,19 @@ def test_an_operator_defined_in_the_kernel_before_its_payload():
         dst[0] = coop.reduce(BLOCK, items, f)
 
     _compile(kernel)
+
+
+def test_warp_operations_take_temp_storage(sites):
+    # A warp exchange or transpose places its scratch (every warp's region)
+    # in the TempStorage; warp reductions and scans shuffle and leave it unused.
+    def kernel(src, dst):
+        scratch = coop.TempStorage()
+        items = coop.ThreadData(4, dtype=np.int32)
+        coop.load(WARP, src, items, algorithm="transpose", temp_storage=scratch)
+        blocked = coop.exchange(LANES_8, items, temp_storage=scratch)
+        dst[0] = coop.reduce(WARP, blocked, "max", temp_storage=scratch)
+        coop.store(WARP, dst, coop.inclusive_sum(WARP, blocked, temp_storage=scratch))
+
+    ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (128,)).metadata["ptx"]
+    # One buffer for the TempStorage: the load's and exchange's scratch.
+    assert len(re.findall(r"\.shared \.align \d+ \.b8", ptx)) == 1

@@ -206,3 +206,30 @@ def test_a_negative_valid_items_makes_no_item_valid(algorithm):
     kernel[1, 128](src, dst, np.int32(-3))
     np.testing.assert_array_equal(dst.copy_to_host(), np.full_like(values, -1))
     np.testing.assert_array_equal(src.copy_to_host(), values)
+
+
+@pytest.mark.parametrize("width", (8, 32))
+def test_warp_operations_in_a_temp_storage(width):
+    group = LANES_8 if width == 8 else WARP
+
+    @cuda.jit
+    def kernel(src, dst, totals):
+        scratch = coop.TempStorage(auto_sync=True)
+        items = coop.ThreadData(4)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(group, src, items, algorithm="transpose", offset=base, temp_storage=scratch)
+        striped = coop.exchange(group, items, mode="blocked_to_striped", temp_storage=scratch)
+        blocked = coop.exchange(group, striped, temp_storage=scratch)
+        totals[cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x] = coop.sum(
+            group, blocked, temp_storage=scratch)
+        coop.store(group, dst, blocked, algorithm="transpose", offset=base,
+                   temp_storage=scratch)
+
+    threads = 128
+    values = np.random.default_rng(width).integers(-9, 9, GRID * threads * 4).astype(np.int32)
+    dst = cuda.device_array_like(values)
+    totals = cuda.device_array(GRID * threads, np.int32)
+    kernel[GRID, threads](cuda.to_device(values), dst, totals)
+    np.testing.assert_array_equal(dst.copy_to_host(), values)
+    expected = np.repeat(values.reshape(-1, width * 4).sum(axis=1), width)
+    np.testing.assert_array_equal(totals.copy_to_host(), expected)

@@ -188,15 +188,6 @@ def test_error_oob_default_without_valid_items():
     assert "oob_default requires valid_items" in _error(kernel, [I32, literal(2)])
 
 
-def test_error_temp_storage_on_warp():
-    def kernel(src, items_per_thread):
-        scratch = coop.TempStorage()
-        items = coop.ThreadData(items_per_thread)
-        coop.load(coop.this_warp(), src, items, algorithm="transpose", temp_storage=scratch)
-
-    assert "warp operations take no temp_storage" in _error(kernel, [I32, literal(2)])
-
-
 def test_error_undersized_temp_storage():
     def kernel(src, items_per_thread):
         scratch = coop.TempStorage(64)

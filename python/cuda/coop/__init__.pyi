@@ -114,7 +114,7 @@ def load(group: BlockGroup, source: object, output: ThreadDataLike[_CommonNumeri
 def load(group: WarpGroup, source: object, output: ThreadDataLike[_CommonNumericT], /, *,
          algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None, offset: IntegerValue | None = None,
-         temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
+         temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def store(group: BlockGroup, destination: object,
           value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
@@ -124,7 +124,7 @@ def store(group: BlockGroup, destination: object,
 def store(group: WarpGroup, destination: object,
           value: _CommonNumericT | CommonThreadDataLike[_CommonNumericT], /, *,
           algorithm: WarpLoadStoreAlgorithm = "direct", valid_items: ValidItems | None = None,
-          offset: IntegerValue | None = None, temp_storage: None = None) -> None: ...
+          offset: IntegerValue | None = None, temp_storage: TempStorageLike | None = None) -> None: ...
 
 @overload
 def exchange(group: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
@@ -138,7 +138,7 @@ def exchange(group: WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
              mode: WarpExchangeMode = "striped_to_blocked",
              ranks: ThreadDataLike[int] | None = None, valid_flags: None = None,
              warp_time_slicing: Literal[False] = False,
-             temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
+             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def shuffle(block: BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
             mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,

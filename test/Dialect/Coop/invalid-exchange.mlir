@@ -101,16 +101,6 @@ func.func @exchange_partial_warps(%in: memref<4xf32>) attributes {gpu.known_bloc
 
 // -----
 
-func.func @exchange_warp_temp_storage(%in: memref<4xf32>) {
-  %w = coop.this_warp
-  %ts = coop.temp_storage
-  // expected-error @+1 {{warp operations take no temp_storage (the compiler allocates warp scratch); remove temp_storage}}
-  coop.exchange %w, %in into %in mode = striped_to_blocked temp_storage = %ts : !coop.group<warp>, memref<4xf32>, memref<4xf32>
-  return
-}
-
-// -----
-
 func.func @exchange_cluster(%in: memref<4xf32>) {
   %c = coop.this_cluster
   // expected-error @+1 {{needs a block, a warp or a logical warp (this_warp().group_by(n)) group; '!coop.group<cluster>' is not an exchange target}}

@@ -186,18 +186,6 @@ func.func @oob_default_type(%src: memref<?xi32>, %items: memref<4xi32>, %n: inde
 
 // -----
 
-// load and store: temp storage.
-
-func.func @temp_storage_on_warp(%src: memref<?xi32>, %items: memref<4xi32>) {
-  %w = coop.this_warp
-  %ts = coop.temp_storage
-  // expected-error @+1 {{warp operations take no temp_storage (the compiler allocates warp scratch); remove temp_storage}}
-  coop.load %w, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<warp>, memref<?xi32>, memref<4xi32>
-  return
-}
-
-// -----
-
 func.func @temp_storage_on_direct(%dst: memref<?xi32>, %items: memref<4xi32>) {
   %b = coop.this_block
   %ts = coop.temp_storage

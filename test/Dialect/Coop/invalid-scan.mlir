@@ -45,16 +45,6 @@ func.func @scan_initial_type(%x: i32, %y: f32) {
 
 // -----
 
-func.func @scan_warp_storage(%x: i32) {
-  %b = coop.this_warp
-  %ts = coop.temp_storage
-  // expected-error @+1 {{warp operations take no temp_storage}}
-  %r = coop.scan %b, %x mode = inclusive op = sum temp_storage = %ts : !coop.group<warp>, i32 -> i32
-  return
-}
-
-// -----
-
 func.func @scan_prefix_on_warp(%x: i32, %state: memref<1xi32>) {
   %w = coop.this_warp
   // expected-error @+1 {{prefix is a block option: '!coop.group<warp>' scans by shuffles}}

@@ -139,10 +139,6 @@ LogicalResult mlir::coop::verifyCollectiveOp(Operation *op) {
     return op->emitOpError("items_per_thread must be positive; the payload "
                            "has ")
            << items << " items";
-  if (collective.getTempStorage() && group.isWarpLike())
-    return op->emitOpError("warp operations take no temp_storage (the "
-                           "compiler allocates warp scratch); remove "
-                           "temp_storage");
   if (group.isWarpLike())
     return verifyWholeWarps(op, Twine("warp ") + name);
   return success();

@@ -71,7 +71,7 @@ def load(group: _WarpGroup, source: object,
          output: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
          algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
          oob_default: _CommonNumericT | float | None = None,
-         offset: _IntegerValue | None = None, temp_storage: None = None) -> Any: ...
+         offset: _IntegerValue | None = None, temp_storage: TempStorageLike | None = None) -> Any: ...
 @overload
 def store(group: _BlockGroup, destination: object,
           value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
@@ -82,7 +82,7 @@ def store(group: _BlockGroup, destination: object,
 def store(group: _WarpGroup, destination: object,
           value: _CommonNumericT | ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
           algorithm: _WarpLoadStoreAlgorithm = "direct", valid_items: _ValidItems | None = None,
-          offset: _IntegerValue | None = None, temp_storage: None = None) -> Any: ...
+          offset: _IntegerValue | None = None, temp_storage: TempStorageLike | None = None) -> Any: ...
 
 @overload
 def exchange(group: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
@@ -103,7 +103,7 @@ def exchange(group: _WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
              mode: _WarpExchangeMode = "striped_to_blocked",
              ranks: ThreadDataLike[int] | NDArray[Any] | None = None, valid_flags: None = None,
              warp_time_slicing: Literal[False] = False,
-             temp_storage: None = None) -> ThreadDataLike[_CommonNumericT]: ...
+             temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def shuffle(block: _BlockGroup, value: ThreadDataLike[_CommonNumericT], /, *,
             mode: Literal["up", "down"] = "down", distance: Literal[1] = 1,

@@ -4,7 +4,8 @@ The public extension API (`numba_cuda_mlir.extending`, `types`, `errors`,
 the lowering builder, the MLIR bindings under `numba_cuda_mlir._mlir`) is
 used where it is needed; what is not public is reached only through this
 module, so a new Numba-CUDA-MLIR version is checked here
-(../shared/numba-facts.md has what each piece is and why we need it).
+(docs/numba.md, "What the backend relies on in Numba-CUDA-MLIR", has what each
+piece is and why we need it).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def definitions(func_ir, name: str) -> list:
 def wrap_optimize(before) -> None:
     """Runs `before(cres)` ahead of Numba's MLIR optimization of each
     compile: numba_cuda_mlir.mlir_optimization.optimize is looked up at each
-    call, so replacing it is the splice point (numba-facts.md). Idempotent."""
+    call, so replacing it is the splice point (docs/numba.md). Idempotent."""
     import numba_cuda_mlir.mlir_optimization as optimization
 
     original = optimization.optimize
@@ -77,7 +78,7 @@ def translate_exact_blocks() -> None:
     translation is MLIR's own, which writes it). Below, Numba-CUDA-MLIR
     0.6.0 translates to LLVM 7's NVVM IR in a C library that writes `maxntid`
     annotations for `nvvm.maxntid` and nothing for `nvvm.reqntid`
-    (docs/performance.md, session 22). For such a kernel the library is
+    (docs/numba.md). For such a kernel the library is
     given `nvvm.maxntid` and asked for its LLVM IR text instead of its code;
     the kernel's `maxntid` annotations become `reqntid` ones, and libnvvm
     compiles the text with the options the library passes (`-arch`, `-opt`,

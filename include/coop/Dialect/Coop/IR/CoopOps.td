@@ -174,8 +174,8 @@ def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
     `offset + (linear_rank / width) * tile`. With `valid_items`, only that
     prefix of the tile is read and the remaining slots hold `oob_default`
     when given, unspecified values otherwise. Transpose-family algorithms use
-    shared scratch: `temp_storage` names it for block groups, the compiler
-    allocates it when omitted.
+    shared scratch: `temp_storage` names it (for a warp group, every warp's
+    region of it), the compiler allocates it when omitted.
 
     `read_only` promises that `source` is global memory that nothing writes
     while the kernel runs (Numba's front end sets it for a read-only array
@@ -187,7 +187,7 @@ def Coop_LoadOp : Coop_Op<"load", [AttrSizedOperandSegments,
     2, 4, 8, 16 or 32 lanes; warps accept `direct`, `striped`, `vectorize`
     and `transpose`; element types match; `oob_default` needs `valid_items`;
     a `read_only` source is not in shared (workgroup) or private memory;
-    `temp_storage` only on block transpose-family algorithms; warp
+    `temp_storage` only on transpose-family algorithms; warp
     operations and warp-transpose algorithms need a block size that is a
     multiple of 32 (when known).
 
@@ -301,7 +301,7 @@ def Coop_ExchangeOp : Coop_Op<"exchange", [AttrSizedOperandSegments,
 
     Rules checked here: the group is a block, a warp or a logical warp of 1,
     2, 4, 8, 16 or 32 lanes; warps accept `striped_to_blocked`,
-    `blocked_to_striped` and `scatter_to_striped` and no `temp_storage` or
+    `blocked_to_striped` and `scatter_to_striped` and no
     `warp_time_slicing`; payloads match in size and element type; `ranks`
     is given exactly for the scatter modes and `valid_flags` exactly for the
     flagged mode; warp-striped modes and time slicing need whole warps.
@@ -435,7 +435,8 @@ def Coop_ReduceOp : Coop_Op<"reduce", [AttrSizedOperandSegments,
 
     Rules checked here: exactly one of `op` and `combiner`; the combiner
     takes two items and returns one; bitwise operators and `unsigned` need
-    integer items; `algorithm` and `temp_storage` only on blocks.
+    integer items; `algorithm` only on blocks. A warp's reduction shuffles
+    and uses no scratch: its `temp_storage`, when given, is unused.
 
     ```mlir
     %sum = coop.reduce %block, %items op = sum broadcast
@@ -506,7 +507,8 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
 
     Rules checked here: exactly one of `op` and `combiner`; the combiner
     takes two items and returns one; results match the input's item type;
-    `algorithm`, `temp_storage` and `prefix` only on blocks; not both
+    `algorithm` and `prefix` only on blocks (a warp's scan shuffles: its
+    `temp_storage`, when given, is unused); not both
     `prefix` and `initial_value`; `@f`, where the module has it, takes the
     state (when given) and an item and returns an item.
 
