@@ -306,6 +306,15 @@ def test_error_unknown_block_algorithm():
     assert "algorithm must be one of 'warp_reductions', 'raking'" in _error(kernel)
 
 
+def test_error_broadcast_known_only_at_run_time():
+    def kernel(src, dst, flag):
+        dst[0] = coop.sum(coop.this_block(), src[cuda.threadIdx.x], broadcast=flag)
+
+    assert "broadcast must be a compile-time constant, one of False, True (a literal, or a " \
+        "global or closure variable); got a value of type bool known only at run time" in \
+        _error(kernel, (I32, I32, types.boolean))
+
+
 def test_error_scan_on_a_thread():
     def kernel(src, dst):
         items = coop.ThreadData(4)

@@ -322,3 +322,24 @@ def test_warp_operations_take_temp_storage(sites):
     ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (128,)).metadata["ptx"]
     # One buffer for the TempStorage: the load's and exchange's scratch.
     assert len(re.findall(r"\.shared \.align \d+ \.b8", ptx)) == 1
+
+
+def test_warp_scans_take_valid_items():
+    def kernel(src, dst, valid):
+        items = coop.ThreadData(2, dtype=np.int32)
+        coop.load(BLOCK, src, items)
+        out, total = coop.exclusive_sum(LANES_8, items, valid_items=valid, block_aggregate=True)
+        coop.store(BLOCK, dst, out)
+        dst[0] = total + coop.inclusive_scan(WARP, src[cuda.threadIdx.x], "max",
+                                             valid_items=valid)
+
+    _compile(kernel, (I32, I32, types.int32))
+
+
+def test_valid_items_on_a_block_scan_is_an_error():
+    def kernel(src, dst, valid):
+        dst[0] = coop.inclusive_sum(BLOCK, src[cuda.threadIdx.x], valid_items=valid)
+
+    assert "valid_items on a scan is a warp option (CUB's partial warp scans); a block " \
+        "scans whole tiles: pad a partial tile with the operator's identity" in _error(
+            kernel, (I32, I32, types.int32))

@@ -233,3 +233,44 @@ def test_warp_operations_in_a_temp_storage(width):
     np.testing.assert_array_equal(dst.copy_to_host(), values)
     expected = np.repeat(values.reshape(-1, width * 4).sum(axis=1), width)
     np.testing.assert_array_equal(totals.copy_to_host(), expected)
+
+
+def _larger(a, b):
+    return a if a > b else b
+
+
+@pytest.mark.parametrize("width,ipt", ((8, 1), (8, 3), (32, 2), (32, 1)))
+@pytest.mark.parametrize("mode", ("inclusive", "exclusive"))
+@pytest.mark.parametrize("operator_", ("sum", "function"))
+def test_warp_scans_of_a_partial_tile(width, ipt, mode, operator_):
+    # CUB's partial warp scans: the valid items' results and aggregate; a
+    # count below 1 counts as 1, past the tile as the tile.
+    group = LANES_8 if width == 8 else WARP
+    function = _larger if operator_ == "function" else "sum"
+
+    @cuda.jit
+    def kernel(src, dst, totals, valid):
+        items = coop.ThreadData(ipt)
+        coop.load(BLOCK, src, items)
+        out, total = coop.scan(group, items, mode=mode, scan_op=function, initial_value=0,
+                               valid_items=valid, block_aggregate=True)
+        coop.store(BLOCK, dst, out)
+        totals[cuda.threadIdx.x] = total
+
+    threads, tile = 64, width * ipt
+    values = np.random.default_rng(width * ipt).integers(-20, 20, threads * ipt)
+    values = values.astype(np.int32)
+    for valid in (1, 5, tile - 1, tile, 0, tile + 7):
+        dst = cuda.device_array_like(values)
+        totals = cuda.device_array(threads, np.int32)
+        kernel[1, threads](cuda.to_device(values), dst, totals, np.int32(valid))
+        used = min(max(valid, 1), tile)
+        got = dst.copy_to_host().reshape(-1, tile)
+        got_totals = totals.copy_to_host().reshape(-1, width)
+        ufunc = np.add if operator_ == "sum" else np.maximum
+        for t, items in enumerate(values.reshape(-1, tile)):
+            seeded = ufunc.accumulate(np.concatenate(([0], items[:used])))
+            expected = seeded[1:] if mode == "inclusive" else seeded[:-1]
+            np.testing.assert_array_equal(got[t, :used], expected, err_msg=f"valid {valid}")
+            np.testing.assert_array_equal(got_totals[t], ufunc.reduce(items[:used]),
+                                          err_msg=f"valid {valid}")

@@ -93,6 +93,32 @@ GroupScan warpScan(OpBuilder &b, Location loc, const Combiner &combiner,
           total, inclusive};
 }
 
+/// A partial warp scan's aggregate (CUB's `*ScanPartial` warp_aggregate):
+/// the inclusive scan at the last valid item, which the thread holding it
+/// computes from its prefix and its items, and every lane of the group reads
+/// by one shuffle. `valid` is clamped into [1, the group's tile].
+Value validAggregate(OpBuilder &b, Location loc, const Combiner &combiner,
+                     ArrayRef<Value> items, const GroupScan &scan, bool direct,
+                     Value valid, int64_t groupSize, Value lane, Value rank,
+                     Value mask) {
+  Ix ix{b, loc};
+  int64_t n = items.size();
+  SmallVector<Value> inclusive =
+      direct ? SmallVector<Value>{scan.inclusive}
+             : threadScan(b, loc, combiner, items, scan.prefix, true);
+  Value clamped = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, valid, ix.c(valid, 1)),
+      ix.c(valid, groupSize * n));
+  Value last = ix.sub(clamped, 1);
+  Value item = ix.rem(last, n);
+  Value mine = inclusive.front();
+  for (int64_t i = 1; i < n; ++i)
+    mine = arith::SelectOp::create(b, loc, ix.eq(item, i), inclusive[i], mine);
+  Value source = ix.add(arith::SubIOp::create(b, loc, lane, rank),
+                        ix.div(last, n));
+  return shuffle(b, loc, NVVM::ShflKind::idx, mine, source, mask);
+}
+
 struct ScanLowering : OpConversionPattern<ScanOp> {
   ScanLowering(MLIRContext *context, unsigned sm)
       : OpConversionPattern(context), sm(sm) {}
@@ -134,13 +160,18 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     bool direct = n == 1 && op.isInclusive() && !initial && byWarps;
 
     GroupScan scan;
+    Value valid = adaptor.getValidItems();
     if (tile->warpLike) {
       Value lane = ix.rem(ltid, kWarpThreads);
       Value rank = ix.rem(ltid, tile->groupSize);
+      Value mask = i32Constant(rewriter, loc, -1);
       scan = warpScan(rewriter, loc, combiner, partial, rank, lane,
-                      tile->groupSize, tile->groupSize,
-                      i32Constant(rewriter, loc, -1), withAggregate,
-                      ScanSteps::fused, direct);
+                      tile->groupSize, tile->groupSize, mask,
+                      withAggregate && !valid, ScanSteps::fused, direct);
+      if (valid && withAggregate)
+        scan.aggregate =
+            validAggregate(rewriter, loc, combiner, items, scan, direct,
+                           valid, tile->groupSize, lane, rank, mask);
     } else {
       ScratchLayout layout = *op.getScratchLayout(*tile);
       FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);

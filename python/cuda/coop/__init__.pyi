@@ -189,6 +189,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          mode: ScanMode = "exclusive",
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: ValidItems | None = None,
          block_aggregate: Literal[False] = False,
          prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
@@ -198,6 +199,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          mode: ScanMode = "exclusive",
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: ValidItems | None = None,
          block_aggregate: Literal[True],
          prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
@@ -207,6 +209,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          mode: ScanMode = "exclusive",
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: ValidItems | None = None,
          block_aggregate: Literal[False] = False,
          prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
@@ -216,6 +219,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          mode: ScanMode = "exclusive",
          scan_op: BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: ValidItems | None = None,
          block_aggregate: Literal[True],
          prefix_op: PrefixOp | None = None,
          algorithm: ScanAlgorithm | None = None,
@@ -223,6 +227,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -230,6 +235,7 @@ def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -237,6 +243,7 @@ def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -244,6 +251,7 @@ def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: Binar
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -251,6 +259,7 @@ def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: Binar
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -258,6 +267,7 @@ def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -265,6 +275,7 @@ def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
@@ -272,54 +283,63 @@ def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: Binar
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: PrefixOp | None = None,
                    algorithm: ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,

@@ -153,7 +153,7 @@ def sum(group, value, /, *, valid_items=None, broadcast=True, algorithm=None,
 
 
 def scan(group, value, /, *, mode="exclusive", scan_op="sum", initial_value=None,
-         block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+         valid_items=None, block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
     """Prefix scan of the group's tile in blocked order (CUB's BlockScan /
     WarpScan); returns a fresh payload or scalar, and with
     ``block_aggregate=True`` also the tile's aggregate."""
@@ -161,24 +161,24 @@ def scan(group, value, /, *, mode="exclusive", scan_op="sum", initial_value=None
 
 
 def inclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
-                   block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+                   valid_items=None, block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
     """``scan(..., mode="inclusive")``."""
     _outside_kernel("inclusive_scan")
 
 
 def exclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
-                   block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
+                   valid_items=None, block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
     """``scan(..., mode="exclusive")``."""
     _outside_kernel("exclusive_scan")
 
 
-def inclusive_sum(group, value, /, *, block_aggregate=False, prefix_op=None, algorithm=None,
-                  temp_storage=None):
+def inclusive_sum(group, value, /, *, valid_items=None, block_aggregate=False, prefix_op=None,
+                  algorithm=None, temp_storage=None):
     """``inclusive_scan(group, value, "sum", ...)``."""
     _outside_kernel("inclusive_sum")
 
 
-def exclusive_sum(group, value, /, *, block_aggregate=False, prefix_op=None, algorithm=None,
-                  temp_storage=None):
+def exclusive_sum(group, value, /, *, valid_items=None, block_aggregate=False, prefix_op=None,
+                  algorithm=None, temp_storage=None):
     """``exclusive_scan(group, value, "sum", ...)``; the first item is 0."""
     _outside_kernel("exclusive_sum")

@@ -254,6 +254,39 @@ gpu.module @block_scan_stateless_prefix {
 
 // -----
 
+// A partial warp scan's aggregate: the thread holding the last valid item
+// (clamped into [1, 16]) selects its inclusive value there, and one shuffle
+// from that lane of the logical warp gives it to every lane.
+// CHECK-LABEL: gpu.func @warp_scan_valid_items
+// CHECK: %[[LANE:.*]] = arith.remui %thread_id_x, %c32
+// CHECK: %[[RANK:.*]] = arith.remui %thread_id_x, %c8
+// CHECK: %[[BEFORE:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[INC0:.*]] = arith.addi %[[BEFORE]], %{{.*}} : i32
+// CHECK: %[[INC1:.*]] = arith.addi %[[INC0]], %{{.*}} : i32
+// CHECK: %[[LO:.*]] = arith.maxsi %arg2, %c1 : index
+// CHECK: %[[HI:.*]] = arith.minsi %[[LO]], %c16 : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[HI]], %c1 : index
+// CHECK: %[[ITEM:.*]] = arith.remui %[[LAST]], %c2 : index
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[ITEM]], %c1
+// CHECK: %[[MINE:.*]] = arith.select %[[IS1]], %[[INC1]], %[[INC0]] : i32
+// CHECK: %[[THREAD:.*]] = arith.divui %[[LAST]], %c2 : index
+// CHECK: %[[BASE:.*]] = arith.subi %[[LANE]], %[[RANK]] : index
+// CHECK: %[[SRC:.*]] = arith.addi %[[BASE]], %[[THREAD]] : index
+// CHECK: nvvm.shfl.sync  idx %c-1_i32, %[[MINE]], %{{.*}}, %c31_i32 : i32 -> i32
+gpu.module @warp_scan_valid_items {
+  gpu.func @warp_scan_valid_items(%in: memref<2xi32>, %out: memref<2xi32>, %n: index, %dst: memref<1xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    %agg = coop.scan %l, %in into %out mode = exclusive op = sum valid_items = %n aggregate : !coop.group<threads_within_warp, 8>, memref<2xi32>, memref<2xi32> -> i32
+    %c0 = arith.constant 0 : index
+    memref.store %agg, %dst[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A scan shuffles its aggregate from the group's last lane only where it is
 // asked for (or a prefix callback takes it): an unread shuffle stays in the
 // PTX, and where ptxas drops it its divergence check and warp sync stay.

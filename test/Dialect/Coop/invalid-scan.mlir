@@ -77,7 +77,7 @@ func.func @scan_prefix_type(%x: i32, %state: memref<1xi32>) {
 func.func @scan_prefix_state_without_function(%x: i32, %state: memref<1xi32>) {
   %b = coop.this_block
   // expected-error @+1 {{a prefix state needs its function: prefix = @f(%state : type)}}
-  %r = "coop.scan"(%b, %x, %state) <{mode = #coop<scan_mode exclusive>, kind = #coop<binary_op sum>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1, 0>}> : (!coop.group<block>, i32, memref<1xi32>) -> i32
+  %r = "coop.scan"(%b, %x, %state) <{mode = #coop<scan_mode exclusive>, kind = #coop<binary_op sum>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1, 0>}> : (!coop.group<block>, i32, memref<1xi32>) -> i32
   return
 }
 
@@ -89,5 +89,14 @@ func.func @scan_stateless_prefix_type(%x: i32) {
   %b = coop.this_block
   // expected-error @+1 {{prefix function @stateful_prefix must take the tile's aggregate and return the prefix '(i32) -> i32'; it is '(memref<1xi32>, i32) -> i32'}}
   %r = coop.scan %b, %x mode = exclusive op = sum prefix = @stateful_prefix : !coop.group<block>, i32 -> i32
+  return
+}
+
+// -----
+
+func.func @scan_valid_items_on_block(%x: i32, %n: index) {
+  %b = coop.this_block
+  // expected-error @+1 {{valid_items on a scan is a warp option (CUB's partial warp scans); a block scans whole tiles: pad a partial tile with the operator's identity (load's oob_default)}}
+  %r = coop.scan %b, %x mode = inclusive op = sum valid_items = %n : !coop.group<block>, i32 -> i32
   return
 }

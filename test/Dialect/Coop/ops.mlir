@@ -158,6 +158,8 @@ gpu.module @combining {
     coop.scan %b, %in into %out mode = exclusive op = sum initial_value = %zero : i32 algorithm = warp_scans : !coop.group<block>, memref<4xi32>, memref<4xi32>
     // CHECK: %{{.*}}:2 = coop.scan %{{.*}}, %{{.*}} mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
     %s:2 = coop.scan %w, %x mode = inclusive op = max aggregate : !coop.group<warp>, f32 -> f32, f32
+    // CHECK: coop.scan %{{.*}}, %{{.*}} mode = exclusive op = sum valid_items = %{{.*}} aggregate : !coop.group<warp>, f32 -> f32, f32
+    %p:2 = coop.scan %w, %x mode = exclusive op = sum valid_items = %n aggregate : !coop.group<warp>, f32 -> f32, f32
     // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = exclusive op = sum prefix = @running_total(%{{.*}} : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
     coop.scan %b, %in into %out mode = exclusive op = sum prefix = @running_total(%state : memref<1xi32>) : !coop.group<block>, memref<4xi32>, memref<4xi32>
     // CHECK: coop.scan %{{.*}}, %{{.*}} into %{{.*}} mode = inclusive op = sum prefix = @offset_by : !coop.group<block>, memref<4xi32>, memref<4xi32>

@@ -154,6 +154,11 @@ LogicalResult ScanOp::verify() {
     return emitOpError("initial_value type ")
            << getInitialValue().getType() << " does not match the item type "
            << element;
+  if (getValidItems() && !getGroup().getType().isWarpLike())
+    return emitOpError("valid_items on a scan is a warp option (CUB's "
+                       "partial warp scans); a block scans whole tiles: pad a "
+                       "partial tile with the operator's identity (load's "
+                       "oob_default)");
   if (failed(verifyPrefix()))
     return failure();
   return verifyBlockOptions(*this, bool(getAlgorithm()));

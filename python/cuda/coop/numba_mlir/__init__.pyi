@@ -160,6 +160,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[False] = False,
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -169,6 +170,7 @@ def scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[True],
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -178,6 +180,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[False] = False,
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -187,6 +190,7 @@ def scan(group: ThreadGroup, value: _CommonNumericT, /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: _CommonNumericT | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[True],
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -196,6 +200,7 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[False] = False,
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -205,6 +210,7 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
          mode: _ScanMode = "exclusive",
          scan_op: _BinaryOp = "sum",
          initial_value: float | None = None,
+         valid_items: _ValidItems | None = None,
          block_aggregate: Literal[True],
          prefix_op: _PrefixOp | None = None,
          algorithm: _ScanAlgorithm | None = None,
@@ -212,6 +218,7 @@ def scan(group: ThreadGroup, value: NDArray[Any], /, *,
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -219,6 +226,7 @@ def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -226,6 +234,7 @@ def inclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -233,6 +242,7 @@ def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _Bina
 @overload
 def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -240,6 +250,7 @@ def inclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _Bina
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -247,6 +258,7 @@ def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryO
 @overload
 def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -254,6 +266,7 @@ def inclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryO
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -261,6 +274,7 @@ def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -268,6 +282,7 @@ def exclusive_scan(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -275,6 +290,7 @@ def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _Bina
 @overload
 def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _BinaryOp = "sum", *,
                    initial_value: _CommonNumericT | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -282,6 +298,7 @@ def exclusive_scan(group: ThreadGroup, value: _CommonNumericT, /, scan_op: _Bina
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[False] = False,
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
@@ -289,78 +306,91 @@ def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryO
 @overload
 def exclusive_scan(group: ThreadGroup, value: NDArray[Any], /, scan_op: _BinaryOp = "sum", *,
                    initial_value: float | None = None,
+                   valid_items: _ValidItems | None = None,
                    block_aggregate: Literal[True],
                    prefix_op: _PrefixOp | None = None,
                    algorithm: _ScanAlgorithm | None = None,
                    temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def inclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[False] = False,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> NDArray[Any]: ...
 @overload
 def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
+                  valid_items: _ValidItems | None = None,
                   block_aggregate: Literal[True],
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,

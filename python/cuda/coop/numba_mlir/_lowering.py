@@ -331,10 +331,13 @@ def _literal_option(call, option):
     value = value_type.literal_value if isinstance(value_type, types.Literal) else None
     if option.kind == "choice" and isinstance(value, str):
         value = _spellings.choice(value)
-    if not isinstance(value_type, types.Literal) or value not in allowed:
-        shown = value_type.literal_value if isinstance(value_type, types.Literal) else value_type
+    if not isinstance(value_type, types.Literal):
+        call.error(f"{option.name} must be a compile-time constant, one of "
+                   f"{', '.join(map(repr, allowed))} (a literal, or a global or closure "
+                   f"variable); got a value of type {value_type} known only at run time")
+    if value not in allowed:
         call.error(f"{option.name} must be one of {', '.join(map(repr, allowed))}; "
-                   f"got {shown!r}")
+                   f"got {value_type.literal_value!r}")
     return value
 
 

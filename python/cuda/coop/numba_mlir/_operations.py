@@ -169,7 +169,8 @@ OPERATIONS = {op.marker: op for op in (
 
 _REDUCE_OPTIONS = (Option("valid_items", "index"), Option("broadcast", "flag", True),
                    Option("algorithm", "choice", None, REDUCE_ALGORITHMS), _STORAGE)
-_SCAN_OPTIONS = (Option("initial_value", "item"), Option("block_aggregate", "flag", False),
+_SCAN_OPTIONS = (Option("initial_value", "item"), Option("valid_items", "index"),
+                 Option("block_aggregate", "flag", False),
                  Option("prefix_op", "prefix"),
                  Option("algorithm", "choice", None, SCAN_ALGORITHMS), _STORAGE)
 _BINARY_OP = Option("binary_op", "operator", "sum", BINARY_OPS)

@@ -496,6 +496,12 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     (CUB's block aggregate: without the initial value), in every thread, as
     its last result.
 
+    `valid_items` (warps and logical warps, CUB's `InclusiveScanPartial` /
+    `ExclusiveScanPartial`): only the first `valid_items` items of the tile
+    (blocked order) take part. Results at those positions are the scan's;
+    results past them are unspecified; the aggregate is that of the valid
+    items. A count below 1 counts as 1, above the tile as the tile.
+
     `prefix = @f(%state : type)` (blocks only) scans many tiles in a loop,
     as CUB's block prefix callback: once per op, the block's first thread
     calls `@f(%state, tile_aggregate) -> item`; the returned value is the
@@ -528,6 +534,7 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
     Optional<Coop_Payload>:$output,
     Optional<Coop_Element>:$initial_value,
+    Optional<Index>:$valid_items,
     Optional<AnyType>:$prefix_state,
     Optional<Coop_TempStorage>:$temp_storage,
     Coop_ScanModeAttr:$mode,
@@ -542,6 +549,7 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
     $group `,` $input (`into` $output^)? `mode` `=` `` $mode
     (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
     (`initial_value` `=` $initial_value^ `:` type($initial_value))?
+    (`valid_items` `=` $valid_items^)?
     (`prefix` `=` $prefix_callback^ ``
      custom<PrefixState>($prefix_state, type($prefix_state)))?
     (`algorithm` `=` `` $algorithm^)?
