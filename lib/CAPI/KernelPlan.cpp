@@ -21,10 +21,11 @@ static std::optional<int64_t> siteNumber(Operation *op) {
   return std::nullopt;
 }
 
-/// Ops that make groups or are other inserted barriers: they sit between a
-/// barrier and the site it belongs to without touching scratch.
+/// Ops that make groups or reserved arrays, or are other inserted barriers:
+/// they sit between a barrier and the site it belongs to without touching
+/// the operations' scratch.
 static bool isTransparent(Operation *op) {
-  return isa<ThisBlockOp, ThisWarpOp, GroupByOp, BarrierOp>(op);
+  return isa<ThisBlockOp, ThisWarpOp, GroupByOp, BarrierOp, ReserveOp>(op);
 }
 
 /// The site a planned barrier belongs to: the next site in its block (a
@@ -33,7 +34,7 @@ static bool isTransparent(Operation *op) {
 /// point for scratch.
 static Operation *adjacentSite(BarrierOp barrier, CoopBarrierPlace &place) {
   for (Operation *op = barrier->getNextNode(); op; op = op->getNextNode()) {
-    if (siteNumber(op)) {
+    if (siteNumber(op) && !isTransparent(op)) {
       place = COOP_BARRIER_BEFORE;
       return op;
     }
@@ -41,7 +42,7 @@ static Operation *adjacentSite(BarrierOp barrier, CoopBarrierPlace &place) {
       break;
   }
   for (Operation *op = barrier->getPrevNode(); op; op = op->getPrevNode()) {
-    if (siteNumber(op)) {
+    if (siteNumber(op) && !isTransparent(op)) {
       place = COOP_BARRIER_AFTER;
       return op;
     }

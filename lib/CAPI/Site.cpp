@@ -211,6 +211,8 @@ CoopPipelineResult coopDescribeSite(const CoopSite *site, CoopSiteFacts *facts) 
     facts->usesScratch |= op.getScratchLayout(*tile).has_value();
     return WalkResult::advance();
   });
+  // A reserved array is placed in the kernel's scratch like a use of it.
+  function->walk([&](ReserveOp) { facts->usesScratch = true; });
   result->succeeded = !walked.wasInterrupted();
   return result;
 }

@@ -279,3 +279,45 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Reserved arrays come first in their descriptor's region, each at its
+// alignment; the operations' slices follow, so none touches them.
+// CHECK-LABEL: gpu.func @reserved
+// CHECK-SAME: coop.scratch_alignment = 16 : i64, coop.scratch_size = 2128 : i64
+// CHECK: coop.reserve {{.*}} count = 10 {coop.scratch_offset = 0 : i64}
+// CHECK: coop.load {{.*}} {coop.scratch_offset = 80 : i64}
+// CHECK: coop.reserve {{.*}} count = 3 alignment = 16 {coop.scratch_offset = 48 : i64}
+gpu.module @m {
+  // expected-remark @+1 {{scratch buffer: 2128 bytes, aligned to 16}}
+  gpu.func @reserved(%src: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %ts = coop.temp_storage
+    %hist = coop.reserve %ts count = 10 : memref<10xi32, #gpu.address_space<workgroup>>
+    %items = memref.alloca() : memref<4xi32>
+    // expected-remark @+1 {{scratch slice: offset 80, 2048 bytes}}
+    coop.load %b, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    %h2 = coop.reserve %ts count = 3 alignment = 16 : memref<3xf64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A size_in_bytes that leaves no room for the reserved array.
+gpu.module @m {
+  gpu.func @reserved_too_small(%src: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // expected-error @+1 {{temp_storage of 2048 bytes is too small: its uses need 2064 bytes}}
+    %ts = coop.temp_storage size_in_bytes = 2048
+    // expected-note @+1 {{this reserved array takes 4 bytes}}
+    %flag = coop.reserve %ts count = 1 : memref<1xi32, #gpu.address_space<workgroup>>
+    %items = memref.alloca() : memref<4xi32>
+    // expected-note @+1 {{this use needs 2048 bytes}}
+    coop.load %b, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    gpu.return
+  }
+}

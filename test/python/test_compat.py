@@ -343,3 +343,68 @@ def test_valid_items_on_a_block_scan_is_an_error():
     assert "valid_items on a scan is a warp option (CUB's partial warp scans); a block " \
         "scans whole tiles: pad a partial tile with the operator's identity" in _error(
             kernel, (I32, I32, types.int32))
+
+
+def test_reserve_carves_an_array_out_of_the_temp_storage():
+    def kernel(src, dst):
+        scratch = coop.TempStorage()
+        counts = scratch.reserve(16, np.int32)
+        wide = scratch.reserve(3, np.float64, alignment=16)
+        t = cuda.threadIdx.x
+        if t < 16:
+            counts[t] = 0
+        if t < 3:
+            wide[t] = 0.0
+        cuda.syncthreads()
+        items = coop.ThreadData(4, dtype=np.int32)
+        coop.load(BLOCK, src, items, algorithm="transpose", temp_storage=scratch)
+        cuda.atomic.add(counts, items[0] % 16, 1)
+        cuda.syncthreads()
+        coop.store(BLOCK, dst, items, algorithm="transpose", temp_storage=scratch)
+        if t < 16:
+            dst[t] = counts[t] + np.int32(wide[t % 3])
+
+    ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (128,)).metadata["ptx"]
+    # One buffer: 64 bytes of counts, 24 of wide at 64, the transpose's
+    # 2048 bytes at 96.
+    (buffer,) = re.findall(r"\.shared \.align (\d+) \.b8 \w+\[(\d+)\]", ptx)
+    assert buffer == ("16", str(96 + 2048))
+    assert "atom.shared.add" in ptx
+
+
+def test_reserve_counts_towards_size_in_bytes():
+    def kernel(src, dst):
+        scratch = coop.TempStorage(2048)
+        flag = scratch.reserve(1, np.int32)
+        flag[0] = 1
+        items = coop.ThreadData(4, dtype=np.int32)
+        coop.load(BLOCK, src, items, algorithm="transpose", temp_storage=scratch)
+        coop.store(BLOCK, dst, items)
+
+    message = _error(kernel, block=(128,))
+    assert "temp_storage of 2048 bytes is too small: its uses need 2064 bytes; set " \
+        "size_in_bytes to at least 2064" in message
+
+
+@pytest.mark.parametrize("call,message", [
+    ("scratch.reserve(n, np.int32)", "TempStorage.reserve's count must be a compile-time "
+     "constant"),
+    ("scratch.reserve(0, np.int32)", "TempStorage.reserve's count must be a positive "
+     "compile-time int; got 0"),
+    ("scratch.reserve(4, np.bool_)", "TempStorage.reserve's dtype must be a numeric type "
+     "such as numpy.int32"),
+    ("scratch.reserve(4, np.float64, alignment=4)", "TempStorage.reserve's alignment must "
+     "be a power of two of at least the item's 8 bytes; got 4"),
+    ("scratch.reserve(4)", "TempStorage.reserve takes count, dtype and optionally alignment"),
+])
+def test_reserve_misuse(call, message):
+    source = f"""
+def kernel(src, dst, n):
+    scratch = coop.TempStorage()
+    array = {call}
+    array[0] = 1
+    dst[0] = array[0]
+"""
+    namespace = {"coop": coop, "np": np}
+    exec(source, namespace)
+    assert message in _error(namespace["kernel"], (I32, I32, types.int32))

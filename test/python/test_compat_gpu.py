@@ -274,3 +274,62 @@ def test_warp_scans_of_a_partial_tile(width, ipt, mode, operator_):
             np.testing.assert_array_equal(got[t, :used], expected, err_msg=f"valid {valid}")
             np.testing.assert_array_equal(got_totals[t], ufunc.reduce(items[:used]),
                                           err_msg=f"valid {valid}")
+
+
+def test_a_reserved_array_survives_the_coop_calls_on_its_storage():
+    # A histogram in an array carved out of the storage that the transpose
+    # load, the exchange and the store reuse.
+    @cuda.jit
+    def kernel(src, dst, histogram):
+        scratch = coop.TempStorage(auto_sync=True)
+        counts = scratch.reserve(16, np.int32)
+        t = cuda.threadIdx.x
+        if t < 16:
+            counts[t] = 0
+        cuda.syncthreads()
+        items = coop.ThreadData(4)
+        base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+        coop.load(BLOCK, src, items, algorithm="transpose", offset=base, temp_storage=scratch)
+        for i in range(4):
+            cuda.atomic.add(counts, items[i] % 16, 1)
+        striped = coop.exchange(BLOCK, items, mode="blocked_to_striped", temp_storage=scratch)
+        coop.store(BLOCK, dst, striped, algorithm="striped", offset=base)
+        cuda.syncthreads()
+        if t < 16:
+            histogram[cuda.blockIdx.x * 16 + t] = counts[t]
+
+    threads = 128
+    values = np.random.default_rng(8).integers(0, 1000, GRID * threads * 4).astype(np.int32)
+    dst = cuda.device_array_like(values)
+    histogram = cuda.device_array(GRID * 16, np.int32)
+    kernel[GRID, threads](cuda.to_device(values), dst, histogram)
+    np.testing.assert_array_equal(dst.copy_to_host(), values)
+    expected = np.stack([np.bincount(block % 16, minlength=16)
+                         for block in values.reshape(GRID, -1)])
+    np.testing.assert_array_equal(histogram.copy_to_host().reshape(GRID, 16), expected)
+
+
+def test_a_reserved_array_past_48_kib_is_dynamic_shared_memory():
+    count = 13 * 1024  # 52 KiB of int32, with the transpose's scratch after it
+
+    @cuda.jit
+    def kernel(src, dst):
+        scratch = coop.TempStorage()
+        big = scratch.reserve(count, np.int32)
+        t = cuda.threadIdx.x
+        for i in range(t, count, cuda.blockDim.x):
+            big[i] = i
+        cuda.syncthreads()
+        items = coop.ThreadData(4)
+        coop.load(BLOCK, src, items, algorithm="transpose", temp_storage=scratch)
+        coop.store(BLOCK, dst, items, algorithm="transpose", temp_storage=scratch)
+        cuda.syncthreads()
+        dst[src.size + t] = big[count - 1 - t]
+
+    threads = 256
+    values = np.arange(threads * 4, dtype=np.int32) * 3
+    dst = cuda.device_array(values.size + threads, np.int32)
+    kernel[1, threads](cuda.to_device(values), dst)
+    got = dst.copy_to_host()
+    np.testing.assert_array_equal(got[:values.size], values)
+    np.testing.assert_array_equal(got[values.size:], count - 1 - np.arange(threads))

@@ -111,10 +111,27 @@ struct EraseDescriptor : OpConversionPattern<Op> {
   }
 };
 
+/// A reserved array is a view of the scratch buffer at its planned offset.
+struct ReserveLowering : OpConversionPattern<ReserveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReserveOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getResult().getType();
+    FailureOr<Value> view =
+        scratchView(rewriter, op, type.getDimSize(0), type.getElementType());
+    if (failed(view))
+      return failure();
+    rewriter.replaceOp(op, *view);
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateGroupPatterns(RewritePatternSet &patterns) {
-  patterns.add<BarrierLowering, EraseDescriptor<ThisThreadOp>,
+  patterns.add<BarrierLowering, ReserveLowering, EraseDescriptor<ThisThreadOp>,
                EraseDescriptor<ThisWarpOp>, EraseDescriptor<ThisBlockOp>,
                EraseDescriptor<ThisClusterOp>, EraseDescriptor<ThisGridOp>,
                EraseDescriptor<GroupByOp>, EraseDescriptor<TempStorageOp>>(

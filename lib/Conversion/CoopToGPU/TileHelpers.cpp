@@ -271,10 +271,8 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
   return made->getResult(0);
 }
 
-FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
-                                        CollectiveOpInterface op,
-                                        const TileGeometry &tile,
-                                        const ScratchLayout &layout) {
+FailureOr<Value> lowering::scratchView(RewriterBase &rewriter, Operation *op,
+                                       int64_t elements, Type elementType) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
   if (!offset)
     return op->emitOpError("has no scratch slice: run --coop-plan-scratch "
@@ -287,11 +285,18 @@ FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
     return failure();
   Location loc = op->getLoc();
   auto type = MemRefType::get(
-      {layout.elements}, tile.elementType, MemRefLayoutAttrInterface(),
+      {elements}, elementType, MemRefLayoutAttrInterface(),
       cast<MemRefType>(buffer->getType()).getMemorySpace());
   Value shift = arith::ConstantIndexOp::create(rewriter, loc, offset.getInt());
   return Value(memref::ViewOp::create(rewriter, loc, type, *buffer, shift,
                                       ValueRange{}));
+}
+
+FailureOr<Value> lowering::scratchSlice(RewriterBase &rewriter,
+                                        CollectiveOpInterface op,
+                                        const TileGeometry &tile,
+                                        const ScratchLayout &layout) {
+  return scratchView(rewriter, op, layout.elements, tile.elementType);
 }
 
 void lowering::groupSync(OpBuilder &b, Location loc, Operation *op,

@@ -139,6 +139,11 @@ SmallVector<Value> loadNonCoherent(OpBuilder &b, Location loc, Type element,
 void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                 Value valid, ArrayRef<Value> items, IndexFn position);
 
+/// A view of `elements` items of `elementType` at the op's planned
+/// offset (`coop.scratch_offset`) in the function's scratch buffer.
+FailureOr<Value> scratchView(RewriterBase &rewriter, Operation *op,
+                             int64_t elements, Type elementType);
+
 /// The collective's slice of its function's scratch buffer, laid out as
 /// its scratch layout says (the planner's offset; the buffer is made on
 /// first use).

@@ -505,3 +505,27 @@ gpu.module @transpose_striped_slots_share_an_address {
     gpu.return
   }
 }
+
+// -----
+
+// A reserved array is a view of the scratch buffer at its planned offset,
+// before the transpose's slice.
+// CHECK-LABEL: gpu.func @reserved_array
+// CHECK: %[[BUF:.*]] = memref.get_global @__coop_scratch_reserved_array
+// CHECK: %[[ARRAY:.*]] = memref.view %[[BUF]][%c0][] : memref<2064xi8, #gpu.address_space<workgroup>> to memref<4xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[BUF]][%c16][] : memref<2064xi8, #gpu.address_space<workgroup>> to memref<512xi32, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[ARRAY]][%c0]
+gpu.module @reserved_array {
+  gpu.func @reserved_array(%src: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %ts = coop.temp_storage
+    %counts = coop.reserve %ts count = 4 : memref<4xi32, #gpu.address_space<workgroup>>
+    %items = memref.alloca() : memref<4xi32>
+    coop.load %b, %src into %items algorithm = transpose temp_storage = %ts : !coop.group<block>, memref<?xi32>, memref<4xi32>
+    %c0 = arith.constant 0 : index
+    %v = memref.load %items[%c0] : memref<4xi32>
+    memref.store %v, %counts[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

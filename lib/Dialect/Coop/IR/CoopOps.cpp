@@ -79,6 +79,50 @@ LogicalResult BarrierOp::verify() {
   return success();
 }
 
+static int64_t itemBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t ReserveOp::getBytes() {
+  return getCount() * itemBytes(getResult().getType().getElementType());
+}
+
+int64_t ReserveOp::getByteAlignment() {
+  return getAlignment().value_or(
+      itemBytes(getResult().getType().getElementType()));
+}
+
+LogicalResult ReserveOp::verify() {
+  MemRefType type = getResult().getType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  Type element = type.getElementType();
+  if (type.getRank() != 1 || type.getDimSize(0) != getCount() ||
+      !type.getLayout().isIdentity() || !space ||
+      space.getValue() != gpu::AddressSpace::Workgroup ||
+      !element.isIntOrFloat())
+    return emitOpError("result must be memref<")
+           << getCount()
+           << "xT, #gpu.address_space<workgroup>> of an integer or float "
+              "item type T; got "
+           << type;
+  if (std::optional<int64_t> alignment = getAlignment())
+    if (*alignment <= 0 || !llvm::isPowerOf2_64(*alignment) ||
+        *alignment < itemBytes(element))
+      return emitOpError("alignment must be a power of two of at least the "
+                         "item's ")
+             << itemBytes(element) << " bytes; got " << *alignment;
+  return success();
+}
+
+void ReserveOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A fresh array each: two reservations are never one.
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       getOperation()->getOpResult(0),
+                       SideEffects::DefaultResource::get());
+}
+
 LogicalResult TempStorageOp::verify() {
   if (std::optional<int64_t> size = getSizeInBytes(); size && *size <= 0)
     return emitOpError("size_in_bytes must be positive; got ") << *size;

@@ -25,6 +25,7 @@ namespace {
 struct Region {
   TempStorageOp descriptor; // null for the implicit region
   SmallVector<std::pair<Operation *, int64_t>> uses; // op, bytes it needs
+  SmallVector<ReserveOp> reserved; // the program's arrays, placed first
 };
 
 struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
@@ -41,6 +42,23 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
     Region implicit;
     llvm::MapVector<Operation *, Region> explicitRegions;
     WalkResult walk = fn->walk([&](Operation *op) {
+      if (auto reserve = dyn_cast<ReserveOp>(op)) {
+        if (op->getParentOfType<FunctionOpInterface>() != fn)
+          return WalkResult::advance();
+        auto descriptor =
+            reserve.getTempStorage().getDefiningOp<TempStorageOp>();
+        if (!descriptor ||
+            descriptor->getParentOfType<FunctionOpInterface>() != fn) {
+          op->emitOpError("temp_storage must be made by a coop.temp_storage "
+                          "in the same function, so its uses can be planned "
+                          "together");
+          return WalkResult::interrupt();
+        }
+        Region &region = explicitRegions[descriptor];
+        region.descriptor = descriptor;
+        region.reserved.push_back(reserve);
+        return WalkResult::advance();
+      }
       auto collective = dyn_cast<CollectiveOpInterface>(op);
       if (!collective || !hasScratchEffect(op))
         return WalkResult::advance();
@@ -87,12 +105,23 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
           alignment = std::max(alignment, *requested);
         exclusive = region.descriptor.getSharing() == Sharing::exclusive;
       }
-      // Slices within the region: all at its start when shared, one after
-      // another when exclusive.
-      SmallVector<int64_t> sliceOffsets;
+      // The reserved arrays first, one after another, then the slices:
+      // all at one start when shared, one after another when exclusive.
+      SmallVector<int64_t> reservedOffsets;
       int64_t needed = 0;
+      for (ReserveOp reserve : region.reserved) {
+        int64_t reserveAlignment = reserve.getByteAlignment();
+        alignment = std::max(alignment, reserveAlignment);
+        int64_t at = llvm::alignTo(needed, reserveAlignment);
+        reservedOffsets.push_back(at);
+        needed = at + reserve.getBytes();
+      }
+      int64_t slicesStart = llvm::alignTo(needed, alignment);
+      SmallVector<int64_t> sliceOffsets;
       for (auto &[op, bytes] : region.uses) {
-        int64_t at = exclusive ? llvm::alignTo(needed, alignment) : 0;
+        int64_t at =
+            exclusive ? llvm::alignTo(std::max(needed, slicesStart), alignment)
+                      : slicesStart;
         sliceOffsets.push_back(at);
         needed = std::max(needed, at + bytes);
       }
@@ -105,6 +134,10 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
                 << *size << " bytes is too small: its uses need " << needed
                 << " bytes; set size_in_bytes to at least " << needed
                 << " or omit it to let the compiler size it";
+            for (ReserveOp reserve : region.reserved)
+              diag.attachNote(reserve.getLoc())
+                  << "this reserved array takes " << reserve.getBytes()
+                  << " bytes";
             for (auto &[op, bytes] : region.uses)
               diag.attachNote(op->getLoc())
                   << "this use needs " << bytes << " bytes";
@@ -121,6 +154,9 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
                            builder.getI64IntegerAttr(base + slice));
         ++numPlannedOps;
       }
+      for (auto [reserve, at] : llvm::zip(region.reserved, reservedOffsets))
+        reserve->setAttr(kScratchOffsetAttr,
+                         builder.getI64IntegerAttr(base + at));
       end = base + capacity;
       return success();
     };

@@ -509,3 +509,50 @@ def _static_payload(payload):
 
 for _marker, _operation in OPERATIONS.items():
     lowering_registry.lower(_marker, types.VarArg(types.Any))(_lowering(_operation))
+
+
+def _reserve(builder, target, args, kwargs):
+    """`storage.reserve(count, dtype, alignment=None)`: a coop.reserve site,
+    placed by the kernel plan in the storage's region before the slices of
+    the operations that use it; its value is the shared array."""
+    storage_var, *rest = args
+    given = dict(zip(("count", "dtype", "alignment"), rest), **dict(kwargs))
+    filename, line, col = _location(target)
+    array = builder.get_numba_type(target.name)
+    count = builder.get_numba_type(given["count"].name).literal_value
+    alignment = given.get("alignment")
+    alignment_type = builder.get_numba_type(alignment.name) if alignment is not None else None
+    item = builder.get_storage_type(array.dtype)
+    result = ir.MemRefType.get([count], item,
+                               memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+    storage_type = builder.get_numba_type(storage_var.name)
+    attributes = [("count", count)]
+    if isinstance(alignment_type, types.IntegerLiteral):
+        attributes.append(("alignment", alignment_type.literal_value))
+    site = Site(op="reserve", group=GroupType("block"), operands=(),
+                attributes=tuple(sorted(attributes)), element_type=str(item),
+                block_dims=_block_dims(builder, f"{filename}:{line}"),
+                storage=storage_type.attributes, filename=filename, line=line, col=col,
+                result_types=(str(result),))
+    storage_key = _storage_key(builder.func_ir, target)
+    made = _call_site(builder, site, [], storage_key, results=[result])
+    builder.store_var(target, made.results[0])
+
+
+def _storage_key(func_ir, target) -> str:
+    """The variable of the TempStorage whose `reserve` assigns `target`: the
+    key its uses share (the method's bound `self` is a variable of its own)."""
+    for block in func_ir.blocks.values():
+        for stmt in block.body:
+            if isinstance(stmt, nir.Assign) and stmt.target.name == target.name and \
+                    isinstance(stmt.value, nir.Expr) and stmt.value.op == "call":
+                found = definitions(func_ir, _root(func_ir, stmt.value.func).name)
+                if len(found) == 1 and isinstance(found[0], nir.Expr) and \
+                        found[0].op == "getattr":
+                    return _root(func_ir, found[0].value).name
+    raise CoopCompileError(f"{target.loc}: internal error: no TempStorage.reserve call "
+                           f"assigns {target.name}")
+
+
+lowering_registry.lower("coop_temp_storage.reserve", TempStorageType,
+                        types.VarArg(types.Any))(_reserve)

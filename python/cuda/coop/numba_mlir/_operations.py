@@ -19,6 +19,7 @@ Option kinds:
 * ``item``: a runtime value of the payload's item type (a default, a fill);
 * ``payload``: a payload with one entry per item of the value (ranks, flags);
 * ``storage``: a ``TempStorage``;
+* ``integer``: a compile-time int (a reserved array's count, alignment);
 * ``operator``: a named operator among ``choices`` or a function of two
   items (reductions and scans);
 * ``prefix``: a ``StatefulFunction`` whose function seeds each block scan
@@ -218,4 +219,11 @@ OPERATIONS.update({op.marker: op for op in (
     _scan("exclusive_sum", _markers.exclusive_sum, "exclusive", operator_fixed=True),
 )})
 
-BY_NAME = {op.name: op for op in OPERATIONS.values()}
+# `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage
+# in the kernel, not a coop function, so it has no marker; its site is the
+# coop.reserve op, which returns the array.
+RESERVE = Operation("reserve", None, (), (Option("count", "integer"),
+                                         Option("alignment", "integer"), _STORAGE),
+                    result="array", scalar_value=False, dialect_op="coop.reserve")
+
+BY_NAME = {op.name: op for op in (*OPERATIONS.values(), RESERVE)}

@@ -86,6 +86,18 @@ class TempStorage:
         """"shared" (calls reuse one slice) or "exclusive" (a slice per call site)."""
         return self._sharing
 
+    def reserve(self, count: int, dtype: object, alignment: int | None = None):
+        """A shared array of ``count`` items of ``dtype`` (at ``alignment``
+        bytes, or the item's) for the kernel's own use, carved out of this
+        storage: the planner places it before the slices of the coop calls
+        that use the storage, so none of them touches it, and it counts
+        towards ``size_in_bytes``. The kernel synchronizes its own accesses
+        (``cuda.syncthreads()``), as for any shared array. Inside a kernel
+        only."""
+        from .._markers import _outside_kernel
+
+        _outside_kernel("TempStorage.reserve")
+
     def _facts(self) -> tuple[int | None, int | None, bool, str]:
         return self._size_in_bytes, self._alignment, self._auto_sync, self._sharing
 

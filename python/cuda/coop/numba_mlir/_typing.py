@@ -132,6 +132,33 @@ class TempStorageAttributes(AttributeTemplate):
 
     key = TempStorageType
 
+    @bound_function("coop_temp_storage.reserve")
+    def resolve_reserve(self, storage, args, kws):
+        """`storage.reserve(count, dtype, alignment=None)`: a shared array of
+        the kernel's own in the storage's region (its type: a 1-D array)."""
+        unknown = sorted(set(kws) - {"count", "dtype", "alignment"})
+        if unknown or not 2 <= len(args) + len(kws) <= 3:
+            raise TypingError("TempStorage.reserve takes count, dtype and optionally "
+                              "alignment: storage.reserve(256, numpy.int32, alignment=16)")
+        given = dict(zip(("count", "dtype", "alignment"), args), **kws)
+        count = _literal(given["count"], "TempStorage.reserve's count")
+        if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+            raise TypingError(f"TempStorage.reserve's count must be a positive compile-time "
+                              f"int; got {count!r}")
+        dtype = getattr(given["dtype"], "dtype", None)
+        if not isinstance(dtype, (types.Integer, types.Float)) or \
+                isinstance(dtype, types.Boolean):
+            raise TypingError(f"TempStorage.reserve's dtype must be a numeric type such as "
+                              f"numpy.int32; got {given['dtype']}")
+        alignment = _literal(given.get("alignment"), "TempStorage.reserve's alignment")
+        item = max(1, dtype.bitwidth // 8)
+        if alignment is not None and (isinstance(alignment, bool) or
+                                      not isinstance(alignment, int) or alignment < item or
+                                      alignment & (alignment - 1)):
+            raise TypingError(f"TempStorage.reserve's alignment must be a power of two of at "
+                              f"least the item's {item} bytes; got {alignment!r}")
+        return signature(types.Array(dtype, 1, "C"), *args, *kws.values())
+
     def generic_resolve(self, storage, attr):
         if attr in _STORAGE_ATTRIBUTES:
             value = getattr(storage, attr)

@@ -157,6 +157,42 @@ def Coop_TempStorageOp : Coop_Op<"temp_storage"> {
   let hasVerifier = 1;
 }
 
+def Coop_ReserveOp : Coop_Op<"reserve",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "an array of the program's own, carved out of a temp storage";
+  let description = [{
+    `count` items of the result's element type in `temp_storage`'s region
+    of the kernel's scratch, at the given `alignment` (bytes, a power of
+    two) or the item's. The scratch planner places each reserved array
+    before the region's slices for the operations that use the descriptor,
+    so no operation touches it: its contents survive every coop operation,
+    and the program synchronizes its own accesses as for any shared array.
+    The region's `size_in_bytes`, when given, covers the reserved arrays
+    too; past 48 KiB the kernel's scratch is dynamic shared memory.
+
+    ```mlir
+    %ts = coop.temp_storage
+    %hist = coop.reserve %ts count = 256 alignment = 16
+        : memref<256xi32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    Coop_TempStorage:$temp_storage,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count,
+    OptionalAttr<I64Attr>:$alignment);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = [{
+    $temp_storage `count` `=` $count (`alignment` `=` $alignment^)?
+    attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes and alignment of the reserved array.
+    int64_t getBytes();
+    int64_t getByteAlignment();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Memory operations
 //===----------------------------------------------------------------------===//
