@@ -408,3 +408,22 @@ def kernel(src, dst, n):
     namespace = {"coop": coop, "np": np}
     exec(source, namespace)
     assert message in _error(namespace["kernel"], (I32, I32, types.int32))
+
+
+def test_payloads_coop_calls_return_have_items_per_thread():
+    # A fresh payload, load's result and a scan's (payload, aggregate) have
+    # their payload's constant count, as ThreadData has.
+    def kernel(src, dst):
+        items = coop.ThreadData(4, dtype=np.int32)
+        loaded = coop.load(BLOCK, src, items)
+        blocked = coop.exchange(BLOCK, loaded)
+        scanned, total = coop.inclusive_sum(BLOCK, blocked, block_aggregate=True)
+        local = cuda.local.array(scanned.items_per_thread, np.int32)
+        for i in range(loaded.items_per_thread):
+            local[i] = scanned[i] + total
+        for i in range(blocked.items_per_thread):
+            blocked[i] = local[i]
+        coop.store(BLOCK, dst, blocked)
+
+    ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (64,)).metadata["ptx"]
+    assert nc.local_memory(nc.ptxas_report(ptx)) == []

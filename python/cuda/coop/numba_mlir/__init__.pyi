@@ -137,7 +137,12 @@ def shuffle(block: _BlockGroup, value: _CommonNumericT, /, *,
             temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 
 @overload
-def reduce(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, binary_op: _BinaryOp = "sum", *,
+def reduce(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, binary_op: _BinaryOp = "sum", *,
+           valid_items: _ValidItems | None = None, broadcast: bool = True,
+           algorithm: _ReduceAlgorithm | None = None,
+           temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def reduce(group: ThreadGroup, value: NDArray[Any], /, binary_op: _BinaryOp = "sum", *,
            valid_items: _ValidItems | None = None, broadcast: bool = True,
            algorithm: _ReduceAlgorithm | None = None,
            temp_storage: TempStorageLike | None = None) -> Any: ...
@@ -147,7 +152,12 @@ def reduce(group: ThreadGroup, value: _CommonNumericT, /, binary_op: _BinaryOp =
            algorithm: _ReduceAlgorithm | None = None,
            temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
 @overload
-def sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+def sum(group: ThreadGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+        valid_items: _ValidItems | None = None, broadcast: bool = True,
+        algorithm: _ReduceAlgorithm | None = None,
+        temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def sum(group: ThreadGroup, value: NDArray[Any], /, *,
         valid_items: _ValidItems | None = None, broadcast: bool = True,
         algorithm: _ReduceAlgorithm | None = None,
         temp_storage: TempStorageLike | None = None) -> Any: ...

@@ -135,6 +135,39 @@ def _calls(func_ir):
                 yield block, index, stmt, _resolve(func_ir, stmt.value.func)
 
 
+def _payloads_from(func_ir, name: str) -> set[str]:
+    """`name` and the variables holding payloads of its size that coop calls
+    make from it: a fresh payload like it, the payload `load` filled, and the
+    first item of a (payload, item) result."""
+    found = {name}
+    changed = True
+    while changed:
+        changed = False
+        for block in func_ir.blocks.values():
+            for stmt in block.body:
+                if not isinstance(stmt, nir.Assign) or stmt.target.name in found or \
+                        not isinstance(stmt.value, nir.Expr):
+                    continue
+                expr = stmt.value
+                derived = False
+                if expr.op == "call":
+                    operation = OPERATIONS.get(_resolve(func_ir, expr.func))
+                    role = "payload" if operation is not None and \
+                        operation.result == "payload" else "value"
+                    if operation is not None and operation.result in ("fresh", "payload") \
+                            and role in operation.positional:
+                        position = operation.positional.index(role)
+                        derived = position < len(expr.args) and \
+                            _root(func_ir, expr.args[position]).name in found
+                elif expr.op in ("static_getitem", "exhaust_iter"):
+                    derived = (expr.op == "exhaust_iter" or expr.index == 0) and \
+                        _root(func_ir, expr.value).name in found
+                if derived:
+                    found.add(stmt.target.name)
+                    changed = True
+    return found
+
+
 class CoopPlanner(WholeFunctionPlanner):
     def run(self):
         func_ir = self.state.func_ir
@@ -403,12 +436,15 @@ class CoopPlanner(WholeFunctionPlanner):
         stmt.value = nir.Expr.call(local_array, [count_const, dtype_var], call_kws, loc)
         block.body[index:index] = new
         # items.items_per_thread is the constant count, also through an alias
-        # (`x = items`, or the parameter of an inlined helper).
+        # (`x = items`, or the parameter of an inlined helper) and on the
+        # payloads coop calls make from it or return (`exchange`'s result,
+        # `load`'s, the first of a scan's (result, aggregate)).
+        payloads = _payloads_from(func_ir, stmt.target.name)
         for other_block in func_ir.blocks.values():
             for i, other in enumerate(other_block.body):
                 if isinstance(other, nir.Assign) and isinstance(other.value, nir.Expr) \
                         and other.value.op == "getattr" and other.value.attr == "items_per_thread" \
-                        and _root(func_ir, other.value.value).name == stmt.target.name:
+                        and _root(func_ir, other.value.value).name in payloads:
                     other_block.body[i] = nir.Assign(nir.Const(count, other.loc), other.target,
                                                      other.loc)
         return True
