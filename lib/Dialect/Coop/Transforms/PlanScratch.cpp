@@ -41,29 +41,34 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
   LogicalResult planFunction(FunctionOpInterface fn) {
     Region implicit;
     llvm::MapVector<Operation *, Region> explicitRegions;
+    // The region of a descriptor made in this function, or null (with an
+    // error) for storage from elsewhere.
+    auto regionOf = [&](Operation *op, Value storage) -> Region * {
+      auto descriptor = storage.getDefiningOp<TempStorageOp>();
+      if (!descriptor ||
+          descriptor->getParentOfType<FunctionOpInterface>() != fn) {
+        op->emitOpError("temp_storage must be made by a coop.temp_storage in "
+                        "the same function, so its uses can be planned "
+                        "together");
+        return nullptr;
+      }
+      Region &region = explicitRegions[descriptor];
+      region.descriptor = descriptor;
+      return &region;
+    };
     WalkResult walk = fn->walk([&](Operation *op) {
+      // Nested functions are planned on their own.
+      if (op->getParentOfType<FunctionOpInterface>() != fn)
+        return WalkResult::advance();
       if (auto reserve = dyn_cast<ReserveOp>(op)) {
-        if (op->getParentOfType<FunctionOpInterface>() != fn)
-          return WalkResult::advance();
-        auto descriptor =
-            reserve.getTempStorage().getDefiningOp<TempStorageOp>();
-        if (!descriptor ||
-            descriptor->getParentOfType<FunctionOpInterface>() != fn) {
-          op->emitOpError("temp_storage must be made by a coop.temp_storage "
-                          "in the same function, so its uses can be planned "
-                          "together");
+        Region *region = regionOf(op, reserve.getTempStorage());
+        if (!region)
           return WalkResult::interrupt();
-        }
-        Region &region = explicitRegions[descriptor];
-        region.descriptor = descriptor;
-        region.reserved.push_back(reserve);
+        region->reserved.push_back(reserve);
         return WalkResult::advance();
       }
       auto collective = dyn_cast<CollectiveOpInterface>(op);
       if (!collective || !hasScratchEffect(op))
-        return WalkResult::advance();
-      // Nested functions are planned on their own.
-      if (op->getParentOfType<FunctionOpInterface>() != fn)
         return WalkResult::advance();
       FailureOr<TileGeometry> tile = getTileGeometry(collective);
       if (failed(tile))
@@ -77,17 +82,10 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
         implicit.uses.push_back({op, bytes});
         return WalkResult::advance();
       }
-      auto descriptor = storage.getDefiningOp<TempStorageOp>();
-      if (!descriptor ||
-          descriptor->getParentOfType<FunctionOpInterface>() != fn) {
-        op->emitOpError("temp_storage must be made by a coop.temp_storage in "
-                        "the same function, so its uses can be planned "
-                        "together");
+      Region *region = regionOf(op, storage);
+      if (!region)
         return WalkResult::interrupt();
-      }
-      Region &region = explicitRegions[descriptor];
-      region.descriptor = descriptor;
-      region.uses.push_back({op, bytes});
+      region->uses.push_back({op, bytes});
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
