@@ -278,7 +278,8 @@ def _memory_operand(call, role, var):
     name = call.operation.name
     if memory_type.ndim != 1:
         call.error(f"coop.{name}'s {role} must be a one-dimensional array; got a "
-                   f"{memory_type.ndim}-D array")
+                   f"{memory_type.ndim}-D array (pass a contiguous row such as x[r], or "
+                   f"the array reshaped to 1-D on the host)")
     if memory_type.layout != "C":
         call.error(f"coop.{name}'s {role} must be contiguous; got an array with layout "
                    f"{memory_type.layout!r}")
