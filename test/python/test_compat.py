@@ -427,3 +427,25 @@ def test_payloads_coop_calls_return_have_items_per_thread():
 
     ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (64,)).metadata["ptx"]
     assert nc.local_memory(nc.ptxas_report(ptx)) == []
+
+
+@cuda.jit(device=True)
+def _publish(array, slot, value):
+    array[slot] = value
+
+
+def test_a_reserved_array_goes_to_device_functions():
+    # The helper's stores reach shared memory (st.shared), as for a
+    # cuda.shared.array.
+    def kernel(src, dst):
+        scratch = coop.TempStorage()
+        last = scratch.reserve(128, np.int32)
+        items = coop.ThreadData(4, dtype=np.int32)
+        coop.load(BLOCK, src, items, algorithm="transpose", temp_storage=scratch)
+        _publish(last, cuda.threadIdx.x, items[3])
+        cuda.syncthreads()
+        dst[cuda.threadIdx.x] = last[127 - cuda.threadIdx.x]
+
+    ptx = nc.compile_for_launch(cuda.jit(kernel), [I32, I32], (128,)).metadata["ptx"]
+    assert len(re.findall(r"\bst\.shared\.u32", ptx)) == 4 + 1
+    assert "st.global.u32" in ptx and "st.u32" not in ptx
