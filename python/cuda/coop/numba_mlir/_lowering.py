@@ -189,9 +189,9 @@ def _lower(operation, builder, target, args, kwargs):
     result_types = []
     if operation.result == "item" or operation.result == "fresh" and scalar:
         result_types.append(element)
-    extra = [flag for flag in operation.result_flags if call.attribute(flag)]
-    result_types.extend(element for _ in extra)
-    aggregate = bool(extra)
+    # Each result flag asked for adds an item: the result is a tuple.
+    added = [flag for flag in operation.result_flags if call.attribute(flag)]
+    result_types.extend(element for _ in added)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),
@@ -205,14 +205,14 @@ def _lower(operation, builder, target, args, kwargs):
     results = list(made.results)
     target_type = builder.get_numba_type(target.name)
     if output is not None:
-        payload_type = target_type[0] if aggregate else target_type
+        payload_type = target_type[0] if added else target_type
         mlir_type = builder.get_mlir_type(payload_type)
         results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
     if operation.result == "payload":
         payload = call.args["payload"]
         results = [builder.load_var(payload)]
     if results:
-        builder.store_var(target, tuple(results) if aggregate else results[0])
+        builder.store_var(target, tuple(results) if added else results[0])
 
 
 def _site_type(mlir_type, item_storage, element) -> str:
