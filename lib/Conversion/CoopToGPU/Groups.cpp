@@ -3,7 +3,8 @@
 // Blocks synchronize with a block barrier, warps and logical warps with a
 // warp barrier over their lanes, groups of warps with a named barrier,
 // clusters with arrive/wait. Descriptors (groups, temp storage) are
-// compile-time facts: they lower to nothing once their users are lowered.
+// compile-time facts: they lower to nothing once their users are lowered;
+// an array reserved in a temp storage is a view of the scratch buffer.
 //
 //===----------------------------------------------------------------------===//
 
