@@ -15,8 +15,6 @@ from .._registration import require_compiler as _require_compiler
 # module is an ImportError naming the extras that install it.
 _require_compiler("numba-cuda-mlir")
 
-from numba_cuda_mlir import cuda as _cuda  # noqa: E402
-
 from .. import (  # noqa: F401 -- the common API, under this namespace too
     GroupByMapping,
     Hierarchy,
@@ -47,8 +45,16 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
 
 from ._temp_storage import TempStorage  # noqa: E402 -- a class here: its facts are attributes
 
-local = _cuda.local
-shared = _cuda.shared
+
+def __getattr__(name):
+    # Numba's memory namespaces, imported when first asked for:
+    # `numba_cuda_mlir.cuda` takes about 0.2 s to import.
+    if name in ("local", "shared"):
+        from numba_cuda_mlir import cuda
+
+        return getattr(cuda, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
@@ -59,14 +65,40 @@ __all__ = [
 ]
 
 _active = False
+_installed = False
 
 
 def _activate() -> None:
-    """Install typing, lowering and the planner (once per process)."""
+    """Register the planner and the compile hooks (once per process). What
+    the compiles need (typing, lowering, the kernel plan, the native
+    library) is installed by the first compile: importing it takes about
+    0.5 s that a process which compiles no kernel does not pay."""
     global _active
     if _active:
         return
-    from numba_cuda_mlir.extending import refresh_registries, register_planner
+    from . import _disk_cache
+    from ._numba import install_compile_hooks, planner_base, register_planner
+
+    class CoopPlanner(planner_base()):
+        """Installs the backend, then plans the kernel (`_planner.CoopPlanner`)."""
+
+        def run(self) -> bool:
+            _install()
+            from ._planner import CoopPlanner as Planner
+
+            return Planner(self.state).run()
+
+    register_planner(CoopPlanner)
+    install_compile_hooks(_install, _disk_cache)
+    _active = True
+
+
+def _install() -> None:
+    """Install typing, lowering and the kernel plan (at the first compile)."""
+    global _installed
+    if _installed:
+        return
+    from numba_cuda_mlir.extending import refresh_registries
 
     from . import (  # noqa: F401 -- registrations on import
         _kernel_plan,
@@ -74,9 +106,7 @@ def _activate() -> None:
         _storage_attributes,
         _typing,
     )
-    from ._planner import CoopPlanner
 
-    register_planner(CoopPlanner)
     _kernel_plan.install()
     # Numba-CUDA-MLIR loads its typing and lowering registries into its
     # contexts once, at the first compile of the process; entries added later
@@ -84,7 +114,7 @@ def _activate() -> None:
     # unless the contexts are refreshed. So registration works in any import
     # order, and after a compile that failed for lack of it.
     refresh_registries(include_uninitialized_cuda=False)
-    _active = True
+    _installed = True
 
 
 register("numba-cuda-mlir")

@@ -10,18 +10,23 @@ piece is and why we need it).
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
 
+# The release these private pieces were checked against; the compile hooks of
+# the disk cache (`install_compile_hooks`) splice its private compile paths,
+# and a test fails on any other release until they are checked again.
+CHECKED_VERSION = "0.6.0"
+
+from numba_cuda_mlir._launch_config import _LAUNCH_CONFIG_TRACKER_OPTION
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import func
 from numba_cuda_mlir._whole_function_planners import (  # noqa: F401 -- re-exported
     _REQUIRED_DYNAMIC_SHARED_MEMORY_KEY as REQUIRED_DYNAMIC_SHARED_MEMORY_KEY,
 )
+from numba_cuda_mlir._whole_function_planners import WholeFunctionPlanner, _planner_registry
 from numba_cuda_mlir.descriptor import MLIRDispatcher  # noqa: F401 -- re-exported
-from numba_cuda_mlir.lowering_utilities import context as _context
-from numba_cuda_mlir.lowering_utilities import link as _link
-from numba_cuda_mlir.mlir_lowering import get_mlir_module_str as _module_text
 from numba_cuda_mlir.numba_cuda.core import ir as nir  # noqa: F401 -- re-exported
 from numba_cuda_mlir.numba_cuda.core.ir_utils import build_definitions
 from numba_cuda_mlir.numba_cuda.dispatcher import (  # noqa: F401 -- re-exported
@@ -32,14 +37,23 @@ from numba_cuda_mlir.numba_cuda.types import Dispatcher  # noqa: F401 -- re-expo
 from numba_cuda_mlir.tools import generate_mangled_name as mangled_name  # noqa: F401
 
 
+# Numba-CUDA-MLIR's MLIR lowering modules take about 0.3 s to import; they are
+# imported where they are used, at the first compile, not when the backend is
+# registered.
+
+
 def link_target(module):
     """The gpu.module body that Numba links device code into."""
-    return _link._find_link_target(module.operation)
+    from numba_cuda_mlir.lowering_utilities import link
+
+    return link._find_link_target(module.operation)
 
 
 def mlir_context():
     """Numba's MLIR context, as a context manager."""
-    return _context.get_context()
+    from numba_cuda_mlir.lowering_utilities import context
+
+    return context.get_context()
 
 
 def rebuild_definitions(func_ir) -> None:
@@ -192,12 +206,151 @@ def link_compiled(builder, result, symbol):
     """Clones a device function's compile result into the kernel's module
     (existing symbols are kept) and returns its func.func, made private so
     the inliner erases it once every call is inlined."""
+    from numba_cuda_mlir.lowering_utilities import link
+    from numba_cuda_mlir.mlir_lowering import get_mlir_module_str
+
     if linker := result.metadata.get("linker"):
         builder._record_ltoirs_from_linker(linker)
     body = builder.mlir_gpu_module.regions[0].blocks[0]
     before = {op.name.value for op in body if isinstance(op, func.FuncOp)}
-    _link.link_inplace(builder.mlir_module, _module_text(result.metadata))
+    link.link_inplace(builder.mlir_module, get_mlir_module_str(result.metadata))
     callee = next(op for op in body if isinstance(op, func.FuncOp) and op.name.value == symbol)
     if symbol not in before:
         callee.attributes["sym_visibility"] = ir.StringAttr.get("private")
     return callee
+
+
+def register_planner(planner_cls) -> None:
+    """Registers a whole-function planner without importing
+    `numba_cuda_mlir.extending` (about 0.1 s), which the first compile
+    imports anyway."""
+    _planner_registry.register(planner_cls)
+
+
+def planner_base():
+    """The class whole-function planners derive from."""
+    return WholeFunctionPlanner
+
+
+# The dispatcher whose launch compile is under way in this thread (compiles
+# nest: a kernel's ForceLiteralArg retry, device functions).
+_compiling = contextvars.ContextVar("coop_compiling", default=None)
+
+
+def install_compile_hooks(before_compile, cache) -> None:
+    """Runs `before_compile()` ahead of every dispatcher compile that is not
+    a cache hit (the backend's first-compile installation, which a process
+    whose kernels all come from the cache never pays) and has `cache` (the
+    `_disk_cache` module) serve and save the compiles of dispatchers made with
+    `cache=True`.
+
+    Numba-CUDA-MLIR skips its own disk cache for every kernel while a
+    planner is registered, and never caches launch-specialized kernels. Its
+    two compile paths are spliced: `MLIRDispatcher._compile_impl` (a launch,
+    or `_compile_launch_config_signature`), through the
+    `mlir_compiler.mlir_compiler_entry` it calls, so a cache hit is published
+    by Numba-CUDA-MLIR's own code as a compile would be; and
+    `MLIRDispatcher._compile_public` (`kernel.compile(sig)`, explicit
+    signatures), whose disk hit is reproduced as Numba-CUDA-MLIR writes its
+    own. Idempotent."""
+    compile_impl = MLIRDispatcher._compile_impl
+    if getattr(compile_impl, "_coop_wrapped", False):
+        return
+    compile_public = MLIRDispatcher._compile_public
+
+    def _compile_impl(self, args, *rest, **kwargs):
+        _wrap_compiler_entry(before_compile, cache)
+        if cache.enabled(self):
+            # The notice says launch-specialized compiles are never cached
+            # on disk; ours are.
+            self._launch_config_cache_notice_emitted = True
+        token = _compiling.set(self)
+        try:
+            return compile_impl(self, args, *rest, **kwargs)
+        finally:
+            _compiling.reset(token)
+
+    def _compile_public(self, sig, abi_info=None, output=None):
+        def compile():
+            before_compile()
+            return compile_public(self, sig, abi_info=abi_info, output=output)
+
+        if abi_info is not None or output is not None or not cache.enabled(self):
+            return compile()
+        return cache.compile_signature(self, sig, compile)
+
+    _compile_impl._coop_wrapped = True
+    MLIRDispatcher._compile_impl = _compile_impl
+    MLIRDispatcher._compile_public = _compile_public
+
+
+def _wrap_compiler_entry(before_compile, cache) -> None:
+    """Routes the launch compiles of caching dispatchers through `cache`;
+    `mlir_compiler.mlir_compiler_entry` is looked up at each call."""
+    from numba_cuda_mlir import mlir_compiler
+
+    original = mlir_compiler.mlir_compiler_entry
+    if getattr(original, "_coop_wrapped", False):
+        return
+
+    def entry(pyfunc, func_args, targetoptions, abi="c", abi_info=None, override_argtypes=None):
+        def compile():
+            before_compile()
+            return original(pyfunc, func_args, targetoptions, abi=abi, abi_info=abi_info,
+                            override_argtypes=override_argtypes)
+
+        dispatcher = _compiling.get()
+        if dispatcher is None or dispatcher.py_func is not pyfunc or not cache.enabled(dispatcher):
+            return compile()
+        return cache.compile_launch(dispatcher, targetoptions, func_args, override_argtypes,
+                                    compile)
+
+    entry._coop_wrapped = True
+    mlir_compiler.mlir_compiler_entry = entry
+
+
+def launch_tracker(targetoptions):
+    """The tracker through which a launch compile asks for its launch
+    configuration (None when the configuration was given)."""
+    return targetoptions.get(_LAUNCH_CONFIG_TRACKER_OPTION)
+
+
+def cache_location(dispatcher):
+    """(directory, file name prefix) of Numba-CUDA-MLIR's cache of
+    `dispatcher`: beside its source, else the user-wide directory
+    (`NUMBA_CACHE_DIR` overrides), its files named for the function and its
+    line; None when the dispatcher does not cache."""
+    cache = getattr(dispatcher, "_cache", None)
+    directory = getattr(cache, "_cache_path", None)
+    if directory is None:
+        return None
+    return directory, cache._impl.filename_base
+
+
+def count_cache(dispatcher, argtypes, hit: bool) -> None:
+    """Counts a disk cache hit or miss in `dispatcher.stats`."""
+    counter = dispatcher._cache_hits if hit else dispatcher._cache_misses
+    counter[tuple(argtypes)] += 1
+
+
+def cached_result(signature, metadata):
+    """A compile result rebuilt from a cache entry, as Numba-CUDA-MLIR
+    rebuilds its own."""
+    from numba_cuda_mlir.caching import CachedCompileResult
+
+    return CachedCompileResult(signature=signature, metadata=metadata)
+
+
+def publish_cached(dispatcher, argtypes, cres):
+    """Publishes a cache hit of `kernel.compile(sig)` as Numba-CUDA-MLIR
+    publishes its own disk hits (descriptor.py, `_compile_public`)."""
+    from numba_cuda_mlir.compiler import CompileResult
+
+    wrapped = CompileResult(cres)
+    dispatcher.overloads[tuple(argtypes)] = wrapped
+    return wrapped
+
+
+def compiled_overload(dispatcher, argtypes):
+    """The in-memory overload `kernel.compile(sig)` already has, or None."""
+    return dispatcher.overloads.get(tuple(argtypes))
