@@ -14,6 +14,7 @@ The sites are of one family:
     python benchmarks/compile_time.py [tiles|collectives]
     python benchmarks/compile_time.py [tiles|collectives] --phases
     python benchmarks/compile_time.py [tiles|collectives] --first
+    python benchmarks/compile_time.py [tiles|collectives] --warm
 
 --phases splits the time of 16 and 48 sites (no NVRTC) into Numba's MLIR
 pipeline, its LLVM 7 code generation, the link to a cubin (nvJitLink), our
@@ -25,6 +26,12 @@ slope between the two.
 kernel: importing numba-cuda-mlir, then cuda.coop's backend, then the first
 compile of a kernel with one coop call site (the family's first) against
 the first compile of the same kernel without it (median of FIRST_RUNS).
+
+--warm measures cold and warm starts with the disk cache (`cache=True`), in
+fresh processes: a program of WARM_KERNELS kernels, first with an empty cache
+(compile and save), then again (load). Three programs: plain kernels with
+Numba-CUDA-MLIR alone (its own cache), the same plain kernels with cuda.coop's
+backend registered (our cache), and kernels with one coop call site each.
 
 CUB headers: $CUB_INCLUDE, else /usr/local/cuda/include/cccl (CUDA toolkit).
 """
@@ -318,6 +325,99 @@ def time_first(family: str) -> None:
         print(f"{step:44} {seconds * 1e3:8.0f}")
 
 
+WARM_KERNELS = 10
+
+# Runs in a fresh process (argv: module directory, module name, import coop?)
+# and prints the seconds of importing numba-cuda-mlir, importing cuda.coop's
+# backend, then compiling (or loading) each kernel of the module, and the
+# disk cache hits.
+_WARM_CHILD = """
+import importlib, sys, time
+directory, name, with_coop = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+start = time.perf_counter()
+import numba_compile as nc
+from numba_cuda_mlir import cuda
+from numba_cuda_mlir.numba_cuda.types import literal
+numba_ready = time.perf_counter()
+if with_coop:
+    import cuda.coop.numba_mlir
+coop_ready = time.perf_counter()
+sys.path.insert(0, directory)
+module = importlib.import_module(name)
+times, hits = [], 0
+for kernel in module.KERNELS:
+    begin = time.perf_counter()
+    if module.LAUNCH:  # coop kernels compile for their launch
+        nc.compile_for_launch(kernel, [nc.ARRAY, nc.ARRAY, literal(4)], (128,), with_ptx=False)
+    else:  # as plain kernels do without the backend: no launch specialization
+        kernel.compile((nc.ARRAY, nc.ARRAY, literal(4)))
+    times.append(time.perf_counter() - begin)
+    hits += sum(kernel.stats.cache_hits.values())
+print(numba_ready - start, coop_ready - numba_ready, hits, *times)
+"""
+
+
+def warm_module(directory: Path, name: str, family: str, with_coop: bool) -> None:
+    """A module of WARM_KERNELS distinct kernels (cache=True), with one coop
+    call site each or none."""
+    lines = ["from numba_cuda_mlir import cuda",
+             *(["import cuda.coop.numba_mlir as coop"] if with_coop else []), ""]
+    for k in range(WARM_KERNELS):
+        source = kernel_source(1, with_coop, family, group=with_coop)
+        source = source.replace("def kernel(", f"def kernel_{k}(")
+        source = source.replace("acc + items[0]", f"acc + items[0] + {k}")
+        lines += ["@cuda.jit(cache=True)", source]
+    lines.append(f"KERNELS = [{', '.join(f'kernel_{k}' for k in range(WARM_KERNELS))}]")
+    lines.append(f"LAUNCH = {with_coop}")
+    (directory / f"{name}.py").write_text("\n".join(lines) + "\n")
+
+
+def time_warm(family: str) -> None:
+    """Cold and warm starts of three programs, each run in a fresh process."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    path = os.pathsep.join(filter(None, [str(HERE.parent / "test" / "python"),
+                                         os.environ.get("PYTHONPATH")]))
+    programs = (("plain kernels, Numba-CUDA-MLIR alone", "plain_alone", False, False),
+                ("plain kernels, backend registered", "plain_coop", False, True),
+                ("one coop call site each", "coop_sites", True, True))
+
+    def run(directory: Path, name: str, import_coop: bool) -> list[float]:
+        done = subprocess.run([sys.executable, "-c", _WARM_CHILD, str(directory), name,
+                               "1" if import_coop else "0"], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": path,
+                                   "NUMBA_CACHE_DIR": str(directory / "cache")})
+        if done.returncode != 0:
+            raise SystemExit(done.stderr[-3000:])
+        return [float(x) for x in done.stdout.split()[-(3 + WARM_KERNELS):]]
+
+    print(f"{family}: {WARM_KERNELS} kernels with cache=True, block {BLOCK}, items_per_thread "
+          f"{IPT}, int32; fresh processes, median of {FIRST_RUNS}; first kernel includes "
+          f"Numba-CUDA-MLIR's context initialization")
+    print(f"{'program':38} {'start':>5} {'import coop':>11} {'first kernel':>12} "
+          f"{'each further':>12} {'all ready':>9} {'hits':>4}  (ms)")
+    for title, name, with_coop, import_coop in programs:
+        for start in ("cold", "warm"):
+            samples = []
+            for _ in range(FIRST_RUNS):
+                directory = Path(tempfile.mkdtemp(prefix="coop-warm-"))
+                try:
+                    warm_module(directory, name, family, with_coop)
+                    if start == "warm":
+                        run(directory, name, import_coop)
+                    samples.append(run(directory, name, import_coop))
+                finally:
+                    shutil.rmtree(directory)
+            median = [statistics.median(column) for column in zip(*samples)]
+            imports, coop_import, hits, times = median[0], median[1], median[2], median[3:]
+            further = statistics.median(times[1:])
+            print(f"{title:38} {start:>5} {coop_import * 1e3:11.0f} {times[0] * 1e3:12.0f} "
+                  f"{further * 1e3:12.1f} {(imports + coop_import + sum(times)) * 1e3:9.0f} "
+                  f"{hits:4.0f}")
+
+
 def main() -> None:
     family = sys.argv[1] if len(sys.argv) > 1 else "tiles"
     if family not in ("tiles", "collectives"):
@@ -327,6 +427,9 @@ def main() -> None:
         return
     if "--first" in sys.argv[2:]:
         time_first(family)
+        return
+    if "--warm" in sys.argv[2:]:
+        time_warm(family)
         return
     time_numba(1, True, family)  # warm up: imports, first compiles of both variants
     time_numba(0, False)
