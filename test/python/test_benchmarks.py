@@ -70,6 +70,18 @@ def test_compile_time_first_kernel_latency():
     assert all(ms > 0 for step, ms in rows.items() if step != "first coop kernel after import, added")
 
 
+def test_compile_time_warm_starts_load_every_kernel():
+    """--warm runs each program cold (all compiled) and warm (all loaded)."""
+    output = _compile_time_table("ct.FIRST_RUNS = 1; ct.WARM_KERNELS = 2; ct.time_warm('tiles')")
+    rows = [(line[:38].strip(), line[38:].split()) for line in output]
+    assert [(program, values[0]) for program, values in rows] == [
+        (program, start) for program in ("plain kernels, Numba-CUDA-MLIR alone",
+                                         "plain kernels, backend registered",
+                                         "one coop call site each")
+        for start in ("cold", "warm")]
+    assert [int(values[-1]) for _, values in rows] == [0, 2] * 3
+
+
 def test_compile_time_cub_collectives_compile():
     """The CUB side of the collectives family is valid CUDA C++ for NVRTC."""
     pytest.importorskip("cuda.bindings.nvrtc")

@@ -339,3 +339,32 @@ def test_numba_cuda_mlir_is_the_version_the_hooks_were_checked_against():
     # The cache splices Numba-CUDA-MLIR's private compile paths (_numba.py,
     # install_compile_hooks); another version must be checked again.
     assert numba_cuda_mlir.__version__ == _numba.CHECKED_VERSION
+
+
+# -- within a process -----------------------------------------------------------------------
+
+
+def test_a_site_already_lowered_is_reused():
+    """Two kernels with the same site (op, options, types, block) lower it once."""
+    from numba_cuda_mlir import types
+
+    import cuda.coop.numba_mlir as coop
+    from cuda.coop.numba_mlir import _passes
+
+    def make():
+        @cuda.jit
+        def kernel(a):
+            items = coop.ThreadData(4)
+            coop.load(coop.this_block(), a, items)
+            total = coop.sum(coop.this_block(), items)
+            if cuda.threadIdx.x == 0:
+                a[0] = total
+
+        return kernel
+
+    numba_compile.compile_for_launch(make(), (types.int64[::1],), (96,), with_ptx=False)
+    before = _passes._lower_site.cache_info()
+    numba_compile.compile_for_launch(make(), (types.int64[::1],), (96,), with_ptx=False)
+    after = _passes._lower_site.cache_info()
+    assert after.misses == before.misses
+    assert after.hits > before.hits

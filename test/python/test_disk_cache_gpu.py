@@ -95,3 +95,33 @@ def test_kernels_from_the_cache_compute_the_same(tmp_path):
     second = run(tmp_path)
     assert second["results"] == first["results"]
     assert second["hits"] == {"tile_sums": 3, "plain": 1, "eager": 1}
+
+
+# A program whose only kernel is loaded by `kernel.compile(sig)` before anything
+# initializes Numba-CUDA-MLIR's contexts (our hit comes first) still launches it.
+EAGER_ONLY = '''
+import json
+import numpy as np
+from numba_cuda_mlir import cuda
+import cuda.coop.numba_mlir
+
+
+@cuda.jit("void(float64[::1])", cache=True)
+def halve(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] / 2
+
+
+a = cuda.to_device(np.arange(500, dtype=np.float64))
+halve[2, 256](a)
+assert (a.copy_to_host() == np.arange(500) / 2).all()
+print(json.dumps({"hits": sum(halve.stats.cache_hits.values())}))
+'''
+
+
+@pytest.mark.gpu
+def test_a_kernel_loaded_before_any_compile_launches(tmp_path):
+    (tmp_path / "program.py").write_text(textwrap.dedent(EAGER_ONLY))
+    assert run(tmp_path)["hits"] == 0
+    assert run(tmp_path)["hits"] == 1
