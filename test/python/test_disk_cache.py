@@ -368,3 +368,15 @@ def test_a_site_already_lowered_is_reused():
     after = _passes._lower_site.cache_info()
     assert after.misses == before.misses
     assert after.hits > before.hits
+
+
+def test_the_key_covers_the_target_and_the_library(monkeypatch):
+    kernel = _function("def f(a):\n    a[0] = 1\n")
+    dispatcher = pytypes.SimpleNamespace(py_func=kernel)
+    base = _disk_cache._key(dispatcher, {}, "launch", ())
+    assert base == _disk_cache._key(dispatcher, {}, "launch", ())
+    assert base != _disk_cache._key(dispatcher, {"chip": "sm_80"}, "launch", ())
+    assert base != _disk_cache._key(dispatcher, {"lineinfo": True}, "launch", ())
+    assert base != _disk_cache._key(dispatcher, {}, "signature", ())
+    monkeypatch.setattr(_disk_cache, "library_fingerprint", lambda: "another build")
+    assert base != _disk_cache._key(dispatcher, {}, "launch", ())
