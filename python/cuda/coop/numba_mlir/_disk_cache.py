@@ -54,18 +54,17 @@ def enabled(dispatcher) -> bool:
 def compile_launch(dispatcher, targetoptions, func_args, override_argtypes, compile):
     """The compile result of a launch compile of `dispatcher`: a cache hit, or
     `compile()`'s result, saved."""
+    from numba_cuda_mlir import types
     from numba_cuda_mlir.errors import ForceLiteralArg
-    from numba_cuda_mlir.numba_cuda import types
-    from numba_cuda_mlir.numba_cuda.typing.typeof import typeof
 
     if targetoptions.get("extensions"):
         return compile()  # other extensions' inputs are not in the key
     try:
         argtypes = tuple(override_argtypes) if override_argtypes is not None \
-            else tuple(typeof(arg) for arg in func_args)
+            else _numba.argument_types(func_args)
     except Exception:  # noqa: BLE001 - Numba types the arguments and reports it
         return compile()
-    base = _key(dispatcher, targetoptions, "launch", [types.unliteral(t) for t in argtypes])
+    base = _key(dispatcher, targetoptions, "launch", [_numba.unliteral(t) for t in argtypes])
     if base is None:
         return compile()
     directory, prefix = _numba.cache_location(dispatcher)
@@ -73,6 +72,8 @@ def compile_launch(dispatcher, targetoptions, func_args, override_argtypes, comp
     if index is not None:
         missing = {i for i in index["literals"] if not isinstance(argtypes[i], types.Literal)}
         block = _launch_block(targetoptions) if index["launch"] else None
+        if index["launch"] and block is None:
+            return compile()  # Numba-CUDA-MLIR says the launch is missing
         if missing:
             # As the planner would: the dispatcher records the positions and
             # compiles again with their literal types.
@@ -99,9 +100,7 @@ def compile_launch(dispatcher, targetoptions, func_args, override_argtypes, comp
 def compile_signature(dispatcher, sig, compile):
     """`kernel.compile(sig)` of `dispatcher`: a cache hit, or `compile()`'s
     result, saved."""
-    from numba_cuda_mlir.numba_cuda.core import sigutils
-
-    argtypes, _ = sigutils.normalize_signature(sig)
+    argtypes = _numba.signature_arguments(sig)
     if _numba.compiled_overload(dispatcher, argtypes) is not None \
             or dispatcher.targetoptions.get("extensions"):
         return compile()
@@ -155,16 +154,14 @@ def _options(targetoptions: dict) -> dict:
             if not k.startswith("__") and k not in ("cache", "extensions")}
 
 
-def _launch_block(targetoptions) -> tuple:
-    """The block shape of this launch compile (asking for it, as the planner does)."""
+def _launch_block(targetoptions) -> tuple | None:
+    """The block shape of this launch compile (asking for it, as the planner
+    does); None for a compile without a launch."""
     config = targetoptions.get("__launch_config__")
     if config is None:
         tracker = _numba.launch_tracker(targetoptions)
         config = tracker.require() if tracker is not None else None
-    if config is None:
-        raise RuntimeError("cuda.coop: a launch-specialized kernel compiled without its "
-                           "launch configuration")
-    return tuple(config["block"])
+    return None if config is None else tuple(config["block"])
 
 
 def _cacheable(result) -> bool:

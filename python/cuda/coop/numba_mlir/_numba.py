@@ -354,3 +354,24 @@ def publish_cached(dispatcher, argtypes, cres):
 def compiled_overload(dispatcher, argtypes):
     """The in-memory overload `kernel.compile(sig)` already has, or None."""
     return dispatcher.overloads.get(tuple(argtypes))
+
+
+def argument_types(args) -> tuple:
+    """The Numba types of a launch's arguments, as the dispatcher infers them."""
+    from numba_cuda_mlir.numba_cuda.typing.typeof import typeof
+
+    return tuple(typeof(arg) for arg in args)
+
+
+def signature_arguments(sig) -> tuple:
+    """The argument types of a `kernel.compile(sig)` signature."""
+    from numba_cuda_mlir.numba_cuda.core import sigutils
+
+    return tuple(sigutils.normalize_signature(sig)[0])
+
+
+def unliteral(numba_type):
+    """The type a literal type widens to (itself for other types)."""
+    from numba_cuda_mlir.numba_cuda.types import unliteral
+
+    return unliteral(numba_type)
