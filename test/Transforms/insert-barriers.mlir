@@ -372,3 +372,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Back-to-back selects on one slice: the second writes only the warps'
+// counts (after the tile) before its first barrier, and the first reads only
+// the tile after its last, so no reuse barrier; an exchange after them
+// scatters over the tile the second select read last.
+// CHECK-LABEL: gpu.func @two_selects
+gpu.module @selects {
+  gpu.func @two_selects(%in: memref<2xi32>, %out: memref<2xi32>, %keep: memref<2xi8>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    // CHECK: coop.select
+    // CHECK-NEXT: coop.select
+    // CHECK-NEXT: %[[B:.*]] = coop.this_block
+    // CHECK-NEXT: coop.barrier %[[B]] : !coop.group<block>
+    // CHECK-NEXT: coop.exchange
+    // expected-remark @+1 {{reuse barrier before: none}}
+    %n = coop.select %b, %in into %out flags = %keep : memref<2xi8> : !coop.group<block>, memref<2xi32>, memref<2xi32> -> i32
+    // expected-remark @+2 {{reuse barrier before: none}}
+    // expected-note @+1 {{reuses the scratch of this op}}
+    %m = coop.select %b, %out into %in flags = %keep : memref<2xi8> : !coop.group<block>, memref<2xi32>, memref<2xi32> -> i32
+    // expected-remark @+1 {{reuse barrier before: block}}
+    coop.exchange %b, %in into %out mode = striped_to_blocked : !coop.group<block>, memref<2xi32>, memref<2xi32>
+    gpu.return
+  }
+}

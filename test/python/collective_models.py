@@ -20,6 +20,8 @@ from cuda.coop._models import (
     identity,
     reduce_model,
     scan_model,
+    select_model,
+    select_specified,
     shuffle_model,
     shuffle_specified,
 )
@@ -29,8 +31,9 @@ __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUF
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
            "identity", "prefix_scan_kernel", "reduce_kernel", "reduce_model",
            "repeated_scan_kernel",
-           "running_total_function", "scan_kernel", "scan_model", "shuffle_kernel",
-           "shuffle_model", "shuffle_specified"]
+           "positive", "running_total_function", "scan_kernel", "scan_model", "select_kernel",
+           "select_model", "select_specified", "shuffle_kernel", "shuffle_model",
+           "shuffle_specified"]
 
 
 @functools.cache
@@ -348,4 +351,57 @@ def repeated_scan_kernel(ipt: int, mode: str, algorithm):
             for i in range(ipt):
                 items[i] = (out[i] & 7) - 3
         coop.store(block, dst, items, offset=offset)
+    return kernel
+
+
+def positive(x):
+    """A select's predicate in the GPU tests."""
+    return x > 0
+
+
+@functools.cache
+def select_kernel(ipt: int, width, by_predicate: bool, scalar: bool, with_valid: bool):
+    """dst gets every thread's items after the select (blocked, like src);
+    counts[t] thread t's count. Flags come from `keep` (one per item), or the
+    predicate `positive` decides."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    group, linear_tid = combining_group(width), _linear_tid()
+    n = 1 if scalar else ipt
+
+    if by_predicate and with_valid:
+        def select(items, keep, valid):
+            return coop.select(group(), items, predicate=positive, valid_items=valid)
+    elif by_predicate:
+        def select(items, keep, valid):
+            return coop.select(group(), items, predicate=positive)
+    elif with_valid:
+        def select(items, keep, valid):
+            return coop.select(group(), items, flags=keep, valid_items=valid)
+    else:
+        def select(items, keep, valid):
+            return coop.select(group(), items, flags=keep)
+    select = cuda.jit(device=True, inline="always")(select)
+
+    if scalar:
+        @cuda.jit
+        def kernel(src, keep_src, dst, counts, valid):
+            t = cuda.blockIdx.x * (src.size // cuda.gridDim.x) + linear_tid()
+            out, count = select(src[t], keep_src[t], valid)
+            dst[t] = out
+            counts[t] = count
+    else:
+        @cuda.jit
+        def kernel(src, keep_src, dst, counts, valid):
+            block = coop.this_block()
+            base = cuda.blockIdx.x * (src.size // cuda.gridDim.x)
+            items = coop.ThreadData(n)
+            coop.load(block, src, items, offset=base)
+            keep = coop.ThreadData(n)
+            coop.load(block, keep_src, keep, offset=base)
+            out, count = select(items, keep, valid)
+            coop.store(block, dst, out, offset=base)
+            counts[base // n + linear_tid()] = count
     return kernel

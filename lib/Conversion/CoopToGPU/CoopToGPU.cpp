@@ -35,6 +35,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateReducePatterns(patterns, sm);
   lowering::populateScanPatterns(patterns, sm);
   lowering::populateGroupPatterns(patterns);
+  lowering::populateSelectPatterns(patterns);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

@@ -272,7 +272,8 @@ static FailureOr<Value> scratchBuffer(RewriterBase &rewriter, Operation *op) {
 }
 
 FailureOr<Value> lowering::scratchView(RewriterBase &rewriter, Operation *op,
-                                       int64_t elements, Type elementType) {
+                                       int64_t elements, Type elementType,
+                                       int64_t byteOffset) {
   auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
   if (!offset)
     return op->emitOpError("has no scratch slice: run --coop-plan-scratch "
@@ -287,7 +288,8 @@ FailureOr<Value> lowering::scratchView(RewriterBase &rewriter, Operation *op,
   auto type = MemRefType::get(
       {elements}, elementType, MemRefLayoutAttrInterface(),
       cast<MemRefType>(buffer->getType()).getMemorySpace());
-  Value shift = arith::ConstantIndexOp::create(rewriter, loc, offset.getInt());
+  Value shift =
+      arith::ConstantIndexOp::create(rewriter, loc, offset.getInt() + byteOffset);
   return Value(memref::ViewOp::create(rewriter, loc, type, *buffer, shift,
                                       ValueRange{}));
 }

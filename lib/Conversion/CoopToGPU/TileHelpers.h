@@ -140,9 +140,12 @@ void writeItems(OpBuilder &b, Location loc, Value memory, Value base,
                 Value valid, ArrayRef<Value> items, IndexFn position);
 
 /// A view of `elements` items of `elementType` at the op's planned
-/// offset (`coop.scratch_offset`) in the function's scratch buffer.
+/// offset (`coop.scratch_offset`) in the function's scratch buffer, or
+/// `byteOffset` bytes past it (a second part of the op's slice that holds
+/// items of another type).
 FailureOr<Value> scratchView(RewriterBase &rewriter, Operation *op,
-                             int64_t elements, Type elementType);
+                             int64_t elements, Type elementType,
+                             int64_t byteOffset = 0);
 
 /// The collective's slice of its function's scratch buffer, laid out as
 /// its scratch layout says (the planner's offset; the buffer is made on
@@ -177,6 +180,7 @@ void populateLoadStorePatterns(RewritePatternSet &patterns);
 void populateExchangePatterns(RewritePatternSet &patterns);
 void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
+void populateSelectPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coop::lowering
 

@@ -26,6 +26,8 @@ PrefixOp = StatefulFunction | Callable[[Any], Any]
 ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"]
 ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
+# A select's predicate: a function of one item returning a bool.
+Predicate = Callable[[Any], bool]
 
 __version__: str
 
@@ -345,3 +347,15 @@ def exclusive_sum(group: ThreadGroup, value: _CommonNumericT, /, *,
                   prefix_op: PrefixOp | None = None,
                   algorithm: ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _CommonNumericT]: ...
+@overload
+def select(group: ThreadGroup, values: ThreadDataLike[_CommonNumericT], /, *,
+           flags: ThreadDataLike[Any] | None = None,
+           predicate: Predicate | None = None,
+           valid_items: ValidItems | None = None,
+           temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+@overload
+def select(group: ThreadGroup, values: _CommonNumericT, /, *,
+           flags: int | bool | None = None,
+           predicate: Predicate | None = None,
+           valid_items: ValidItems | None = None,
+           temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...

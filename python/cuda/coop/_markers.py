@@ -182,3 +182,12 @@ def exclusive_sum(group, value, /, *, valid_items=None, block_aggregate=False, p
                   algorithm=None, temp_storage=None):
     """``exclusive_scan(group, value, "sum", ...)``; the first item is 0."""
     _outside_kernel("exclusive_sum")
+
+
+def select(group, values, /, *, flags=None, predicate=None, valid_items=None,
+           temp_storage=None):
+    """Order-preserving compaction of the group's tile (blocked order): the
+    items whose flag is non-zero, or for which ``predicate(item)`` is true,
+    move in order to the front; returns ``(selected, count)``, ``count`` an
+    int32 in every thread."""
+    _outside_kernel("select")

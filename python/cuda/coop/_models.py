@@ -224,3 +224,23 @@ def identity(op: str, dtype):
     if dtype.kind == "f" and op == "max":
         big = -np.inf
     return dtype.type(big)
+
+
+def select_model(values: np.ndarray, keep: np.ndarray, valid: int | None = None):
+    """One group's tile ([size, ipt], blocked order) compacted: the items
+    whose `keep` entry is true (among the first `valid`), in order, at the
+    front; returns (compacted tile, count). Positions at or past the count
+    are unspecified: `select_specified` marks them."""
+    flat = values.reshape(-1)
+    chosen = keep.reshape(-1).astype(bool)
+    if valid is not None:
+        chosen = chosen & (np.arange(flat.size) < valid)
+    kept = flat[chosen]
+    out = np.zeros_like(flat)
+    out[:kept.size] = kept
+    return out.reshape(values.shape), kept.size
+
+
+def select_specified(count: int, shape) -> np.ndarray:
+    """Which items of `select_model`'s result are defined: the first `count`."""
+    return (np.arange(int(np.prod(shape))) < count).reshape(shape)

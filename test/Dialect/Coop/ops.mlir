@@ -167,3 +167,21 @@ gpu.module @combining {
     gpu.return
   }
 }
+
+// CHECK-LABEL: gpu.func @select
+gpu.module @selecting {
+  func.func private @positive(%x: f32) -> i1
+  gpu.func @select(%in: memref<4xi32>, %out: memref<4xi32>, %keep: memref<4xi8>, %x: f32, %flag: i1, %n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %w = coop.this_warp
+    %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 8>
+    // CHECK: %{{.*}} = coop.select %{{.*}}, %{{.*}} into %{{.*}} flags = %{{.*}} : memref<4xi8> valid_items = %{{.*}} : !coop.group<block>, memref<4xi32>, memref<4xi32> -> i32
+    %c = coop.select %b, %in into %out flags = %keep : memref<4xi8> valid_items = %n : !coop.group<block>, memref<4xi32>, memref<4xi32> -> i32
+    // CHECK: %{{.*}}:2 = coop.select %{{.*}}, %{{.*}} predicate = @positive : !coop.group<warp>, f32 -> f32, i32
+    %s:2 = coop.select %w, %x predicate = @positive : !coop.group<warp>, f32 -> f32, i32
+    // CHECK: %{{.*}}:2 = coop.select %{{.*}}, %{{.*}} flags = %{{.*}} : i1 : !coop.group<threads_within_warp, 8>, f32 -> f32, i32
+    %t:2 = coop.select %l, %x flags = %flag : i1 : !coop.group<threads_within_warp, 8>, f32 -> f32, i32
+    gpu.return
+  }
+}

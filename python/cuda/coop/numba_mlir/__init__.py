@@ -33,6 +33,7 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     reduce,
     register,
     scan,
+    select,
     shuffle,
     store,
     sum,
@@ -60,7 +61,7 @@ __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
     "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "register",
-    "scan", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
+    "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
     "this_thread", "this_warp",
 ]
 

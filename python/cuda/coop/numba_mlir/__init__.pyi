@@ -11,6 +11,7 @@ from .. import BlockGroup as _BlockGroup
 from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
 from .. import PrefixOp as _PrefixOp
+from .. import Predicate as _Predicate
 from .. import ReduceAlgorithm as _ReduceAlgorithm
 from .. import ScanAlgorithm as _ScanAlgorithm
 from .. import ScanMode as _ScanMode
@@ -406,3 +407,21 @@ def exclusive_sum(group: ThreadGroup, value: NDArray[Any], /, *,
                   prefix_op: _PrefixOp | None = None,
                   algorithm: _ScanAlgorithm | None = None,
                   temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], Any]: ...
+@overload
+def select(group: ThreadGroup, values: ThreadDataLike[_CommonNumericT], /, *,
+           flags: ThreadDataLike[Any] | NDArray[Any] | None = None,
+           predicate: _Predicate | None = None,
+           valid_items: _ValidItems | None = None,
+           temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+@overload
+def select(group: ThreadGroup, values: _CommonNumericT, /, *,
+           flags: int | bool | None = None,
+           predicate: _Predicate | None = None,
+           valid_items: _ValidItems | None = None,
+           temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
+@overload
+def select(group: ThreadGroup, values: NDArray[Any], /, *,
+           flags: ThreadDataLike[Any] | NDArray[Any] | None = None,
+           predicate: _Predicate | None = None,
+           valid_items: _ValidItems | None = None,
+           temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], int]: ...

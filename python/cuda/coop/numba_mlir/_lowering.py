@@ -24,7 +24,7 @@ from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
-from ._operators import is_operator_function, link_operator, link_prefix
+from ._operators import is_operator_function, link_operator, link_predicate, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _root
 from ._sites import Site
@@ -148,6 +148,9 @@ def _lower(operation, builder, target, args, kwargs):
             call.attributes[option.name] = _operator_option(call, option, dtype)
         elif option.kind == "prefix" and call.given(option.name):
             call.attributes[option.name] = _prefix_option(call, option, dtype)
+        elif option.kind == "predicate" and call.given(option.name):
+            call.attributes[option.name] = link_predicate(
+                builder, call.numba_type(call.options[option.name]), dtype)
     if operation.combines:
         # Named min and max compare the payload's integers as its dtype does.
         if isinstance(dtype, types.Integer) and not dtype.signed:
@@ -178,9 +181,11 @@ def _lower(operation, builder, target, args, kwargs):
         elif option.kind == "item":
             call.operands.append((option.name,
                                   _item_operand(call, option.name, var, element, dtype)))
-        elif option.kind == "payload":
+        elif option.kind == "payload" or option.kind == "flags" and not scalar:
             call.operands.append((option.name,
                                   _payload_operand(call, var, option.name, items)))
+        elif option.kind == "flags":
+            call.operands.append((option.name, builder.load_var(var)))
         elif option.kind == "prefix" and isinstance(call.numba_type(var),
                                                       StatefulFunctionType):
             # The StatefulFunction's value is its state, as its function takes it.
@@ -192,6 +197,9 @@ def _lower(operation, builder, target, args, kwargs):
     # Each result flag asked for adds an item: the result is a tuple.
     added = [flag for flag in operation.result_flags if call.attribute(flag)]
     result_types.extend(element for _ in added)
+    if operation.counted:
+        result_types.append(ir.IntegerType.get_signless(32))
+    tupled = bool(added) or operation.counted
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),
@@ -205,14 +213,14 @@ def _lower(operation, builder, target, args, kwargs):
     results = list(made.results)
     target_type = builder.get_numba_type(target.name)
     if output is not None:
-        payload_type = target_type[0] if added else target_type
+        payload_type = target_type[0] if tupled else target_type
         mlir_type = builder.get_mlir_type(payload_type)
         results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
     if operation.result == "payload":
         payload = call.args["payload"]
         results = [builder.load_var(payload)]
     if results:
-        builder.store_var(target, tuple(results) if added else results[0])
+        builder.store_var(target, tuple(results) if tupled else results[0])
 
 
 def _site_type(mlir_type, item_storage, element) -> str:
@@ -242,8 +250,15 @@ def _shuffle_rules(call, scalar):
         call.skipped.add("distance")
 
 
+def _select_rules(call, scalar):
+    if call.given("flags") == call.given("predicate"):
+        call.error("coop.select needs exactly one of flags (one per item) and predicate "
+                   "(a function of an item); for a threshold known only at run time, "
+                   "compute the flags")
+
+
 # Rules of one operation that the table's option kinds do not express.
-_RULES = {"shuffle": _shuffle_rules}
+_RULES = {"shuffle": _shuffle_rules, "select": _select_rules}
 
 
 def _read_only_argument(call, var) -> bool:

@@ -18,6 +18,9 @@ Option kinds:
   ``index``;
 * ``item``: a runtime value of the payload's item type (a default, a fill);
 * ``payload``: a payload with one entry per item of the value (ranks, flags);
+* ``flags``: a payload of integers or bools, one per item of the value, or
+  for a scalar value one integer or bool (a selection);
+* ``predicate``: a function of one item returning a bool (a selection);
 * ``storage``: a ``TempStorage``;
 * ``integer``: a compile-time int (a reserved array's count, alignment);
 * ``operator``: a named operator among ``choices`` or a function of two
@@ -67,6 +70,9 @@ class Operation:
     # Flag options that each add one item to the result (a scan's tile
     # aggregate, the item a shuffle shifts out): a tuple (result, item).
     result_flags: tuple[str, ...] = ()
+    # The operation also returns the int32 count of the items it kept (a
+    # select's): the result is a tuple (result, count).
+    counted: bool = False
     # Other keyword spellings of options (the official cuda.coop's).
     aliases: tuple[tuple[str, str], ...] = ()
     # Roles and options whose ODS operand or attribute has another name: a
@@ -217,6 +223,14 @@ OPERATIONS.update({op.marker: op for op in (
     _scan("exclusive_scan", _markers.exclusive_scan, "exclusive"),
     _scan("inclusive_sum", _markers.inclusive_sum, "inclusive", operator_fixed=True),
     _scan("exclusive_sum", _markers.exclusive_sum, "exclusive", operator_fixed=True),
+)})
+
+OPERATIONS.update({op.marker: op for op in (
+    Operation("select", _markers.select, ("group", "value"),
+              (Option("flags", "flags"), Option("predicate", "predicate"),
+               Option("valid_items", "index"), _STORAGE),
+              result="fresh", scalar_value=True, dialect_op="coop.select",
+              ods=(("value", "input"),), counted=True),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage

@@ -25,7 +25,7 @@ import inspect
 
 from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir._mlir import ir
-from numba_cuda_mlir._mlir.dialects import func
+from numba_cuda_mlir._mlir.dialects import arith, func
 from numba_cuda_mlir.errors import TypingError
 
 from ._numba import (
@@ -150,6 +150,60 @@ def _check(dispatcher, argtypes, item, where: str, takes: str) -> None:
     if returned != item and not _same_kind(returned, item):
         raise TypingError(f"{where} {name} must return the item type {item} for "
                           f"({shown}); it returns {returned}")
+
+
+def check_predicate(value_type, item, where: str) -> None:
+    """A TypingError unless the predicate takes an item and returns a bool
+    (or an integer, tested against zero as C++ would)."""
+    dispatcher = value_type.dispatcher
+    py_func = dispatcher.py_func
+    name = getattr(py_func, "__qualname__", py_func)
+    try:
+        shape = inspect.signature(py_func)
+        shape.bind(item)
+    except (TypeError, ValueError):
+        raise TypingError(f"{where} {name}{shape} must take one item ({item}) and return "
+                          "a bool") from None
+    try:
+        returned = _compile(dispatcher, (item,)).signature.return_type
+    except Exception as error:  # the function's own typing error
+        raise TypingError(f"{where} {name} does not compile for ({item}):\n{error}") from None
+    if not isinstance(returned, (types.Boolean, types.Integer)):
+        raise TypingError(f"{where} {name} must return a bool for ({item}); it returns "
+                          f"{returned}")
+
+
+def link_predicate(builder, value_type, item) -> OperatorFunction:
+    """Links a select's predicate, as `link_operator`; the site calls it as
+    `(T) -> i1`, through a wrapper that tests the result against zero where
+    the function returns a wider bool (Numba's i8) or an integer."""
+    dispatcher = value_type.dispatcher
+    symbol = _symbol(dispatcher, (item,))
+    callee = link_compiled(builder, _compile(dispatcher, (item,)), symbol)
+    truth = ir.IntegerType.get_signless(1)
+    if ir.FunctionType(callee.function_type.value).results[0] != truth:
+        symbol = _truth_wrapper(builder, symbol, callee)
+    return OperatorFunction(symbol, (str(builder.get_mlir_type(item)),), str(truth))
+
+
+def _truth_wrapper(builder, symbol, callee) -> str:
+    """`func.func private @<symbol>__truth(...) -> i1`: the function's
+    integer result compared with zero."""
+    wrapper = f"{symbol}__truth"
+    body = builder.mlir_gpu_module.regions[0].blocks[0]
+    if any(isinstance(op, func.FuncOp) and op.name.value == wrapper for op in body):
+        return wrapper
+    callee_type = ir.FunctionType(callee.function_type.value)
+    with ir.InsertionPoint(body):
+        op = func.FuncOp(wrapper, ir.FunctionType.get(list(callee_type.inputs),
+                                                      [ir.IntegerType.get_signless(1)]))
+        op.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        entry = op.add_entry_block()
+    with ir.InsertionPoint(entry):
+        raw = func.call(list(callee_type.results), symbol, list(entry.arguments))
+        zero = arith.constant(raw.type, 0)
+        func.return_([arith.cmpi(arith.CmpIPredicate.ne, raw, zero)])
+    return wrapper
 
 
 def link_operator(builder, value_type, item) -> OperatorFunction:

@@ -18,7 +18,7 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 
 from .. import _groups, _markers
 from ._operations import OPERATIONS
-from ._operators import check_operator, check_prefix, is_operator_function
+from ._operators import check_operator, check_predicate, check_prefix, is_operator_function
 from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
 from ._temp_storage import TempStorage as QualifiedTempStorage
 from ._temp_storage import temp_storage_facts
@@ -229,6 +229,15 @@ def _operation_template(operation):
                                     f"coop.{name}'s {option.name}")
                 elif option.kind == "prefix" and option.name in operands:
                     _check_prefix(operands[option.name], item, f"coop.{name}'s {option.name}")
+                elif option.kind == "predicate" and _given(operands.get(option.name)):
+                    if not is_operator_function(operands[option.name]):
+                        raise TypingError(f"coop.{name}'s {option.name} must be a function "
+                                          f"of one item returning a bool; got "
+                                          f"{operands[option.name]}")
+                    check_predicate(operands[option.name], item,
+                                    f"coop.{name}'s {option.name}")
+                elif option.kind == "flags" and _given(operands.get(option.name)):
+                    _check_flags(operands[option.name], value, f"coop.{name}'s {option.name}")
             result = types.none
             if operation.result == "fresh":
                 result = value.copy(layout="C", readonly=False) \
@@ -240,9 +249,28 @@ def _operation_template(operation):
             if any(_literal(kws.get(flag), f"coop.{name}'s {flag}")
                    for flag in operation.result_flags):
                 result = types.Tuple((result, item))
+            if operation.counted:
+                result = types.Tuple((result, types.int32))
             return signature(result, *args, *kws.values())
 
     return Template
+
+
+def _given(value_type) -> bool:
+    return value_type is not None and not isinstance(value_type, (types.NoneType, types.Omitted))
+
+
+def _check_flags(flags, value, what):
+    """Flags of a payload: a payload of integers or bools; of a scalar: one
+    integer or bool."""
+    if isinstance(value, types.Array):
+        if not (isinstance(flags, types.Array) and flags.ndim == 1
+                and isinstance(flags.dtype, (types.Integer, types.Boolean))):
+            raise TypingError(f"{what} must be a payload of integers or bools with one entry "
+                              f"per item (coop.ThreadData(n, dtype=numpy.bool_) or a local "
+                              f"array); got {flags}")
+    elif not isinstance(flags, (types.Integer, types.Boolean)):
+        raise TypingError(f"{what} of a scalar value must be one integer or bool; got {flags}")
 
 
 def _check_operator(value_type, item, option, what):

@@ -615,4 +615,80 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
   }];
 }
 
+def Coop_SelectOp : Coop_Op<"select", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "compact a group's selected items to the front of its tile";
+  let description = [{
+    Order-preserving compaction of the group's tile (blocked order), CUB's
+    internal `BlockFilter` as CUB composes it: the items whose `flags` entry
+    is non-zero, or for which `predicate(item)` is true, move, in order, to
+    the first positions of the tile; every thread gets `count`, how many
+    were selected (an `i32`, the op's last result). Positions at or past the
+    count hold unspecified values. With `valid_items` only the first
+    `valid_items` items of the tile (blocked order) can be selected; it
+    must be the same in every thread.
+
+    A payload `input` writes the compacted tile to `output` (same type); a
+    scalar `input` (one item per thread, its flag a scalar) returns its
+    compacted item before the count.
+
+    Blocks count the selected items with one warp scan and one barrier,
+    scatter them into scratch and read them back in blocked order after a
+    second barrier; warps and logical warps do the same by shuffles in
+    their own region of the scratch.
+
+    Rules checked here: exactly one of `flags` and `predicate`; the flags
+    have one entry per item (a scalar for a scalar input); `@f`, where the
+    module has it, takes an item and returns an `i1`; a payload input has
+    an output payload of its type and returns the count alone.
+
+    ```mlir
+    %n = coop.select %block, %items into %out flags = %keep : memref<4xi8>
+        : !coop.group<block>, memref<4xf32>, memref<4xf32> -> i32
+    %x, %m = coop.select %warp, %v predicate = @positive
+        : !coop.group<warp>, i32 -> i32, i32
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    AnyTypeOf<[Coop_Payload, Coop_Element]>:$input,
+    Optional<Coop_Payload>:$output,
+    Optional<AnyTypeOf<[Coop_Flags, I1, I8, I16, I32, I64]>>:$flags,
+    Optional<Index>:$valid_items,
+    Optional<Coop_TempStorage>:$temp_storage,
+    OptionalAttr<FlatSymbolRefAttr>:$predicate);
+  let results = (outs Variadic<Coop_Element>:$results);
+  let assemblyFormat = [{
+    $group `,` $input (`into` $output^)?
+    (`flags` `=` $flags^ `:` type($flags))?
+    (`predicate` `=` $predicate^)?
+    (`valid_items` `=` $valid_items^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input)
+    (`,` type($output)^)? `->` type($results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getInput().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+    ::mlir::Type getItemType() {
+      ::mlir::Type type = getInput().getType();
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(type))
+        return memref.getElementType();
+      return type;
+    }
+    /// The count of selected items (the last result).
+    ::mlir::Value getCount() { return getResults().back(); }
+    /// Where the block's warp counts start in the scratch slice, in items
+    /// (the compacted tile comes first), or the slice's size when the
+    /// group needs no warp counts.
+    int64_t getCountsStart(const ::mlir::coop::TileGeometry &tile);
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

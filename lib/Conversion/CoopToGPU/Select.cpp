@@ -1,0 +1,200 @@
+//===- Select.cpp - coop.select: order-preserving compaction ---------------===//
+//
+// As CUB composes a block filter: each thread counts its selected items, an
+// exclusive sum of the counts (one warp scan, and for blocks of several
+// warps the warps' totals through scratch and one barrier) gives each
+// selected item its position in the compacted tile, every thread stores its
+// selected items there (predicated stores), the group synchronizes, and
+// every thread reads its items back in blocked order. The warps' totals sit
+// after the tile in the op's slice, so the scatter needs no barrier of its
+// own after the counts are read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Combining.h"
+#include "TileHelpers.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+namespace {
+
+/// An exclusive sum of the threads' counts over the group, and its total.
+struct CountScan {
+  Value before; // selected items of the group's earlier threads (i32)
+  Value total;  // selected items of the group (i32)
+};
+
+struct SelectLowering : OpConversionPattern<SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Ix ix{rewriter, loc};
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    int64_t n = op.getItemsPerThread();
+    bool payload = isa<MemRefType>(adaptor.getInput().getType());
+    SmallVector<Value> items =
+        payload ? readPayload(rewriter, loc, adaptor.getInput(), n)
+                : SmallVector<Value>{adaptor.getInput()};
+    TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
+    SmallVector<Value> selected =
+        selections(rewriter, loc, op, adaptor, items, *tile, t.rank);
+    Type i32 = rewriter.getI32Type();
+    SmallVector<Value> counts;
+    Value count;
+    for (Value flag : selected) {
+      Value one = arith::ExtUIOp::create(rewriter, loc, i32, flag);
+      counts.push_back(one);
+      count = count ? Value(arith::AddIOp::create(rewriter, loc, count, one))
+                    : one;
+    }
+
+    ScratchLayout layout = *op.getScratchLayout(*tile);
+    FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
+    if (failed(scratch))
+      return failure();
+    FailureOr<CountScan> scan = countScan(rewriter, loc, op, *tile, t, count);
+    if (failed(scan))
+      return failure();
+
+    Value region = scratchRegion(ix, *tile, layout, t);
+    Value position = scan->before;
+    for (auto [item, flag, one] : llvm::zip(items, selected, counts)) {
+      Value slot = ix.add(region, ix.pad(ix.index(position), layout.padding));
+      storeIf(rewriter, loc, flag, item, *scratch, slot);
+      position = arith::AddIOp::create(rewriter, loc, position, one);
+    }
+    groupSync(rewriter, loc, op, *tile, /*groupLocal=*/tile->warpLike);
+    SmallVector<Value> compacted;
+    for (Value slot : scratchSlots(ix, SlotMap::blocked, *tile, layout, t))
+      compacted.push_back(memref::LoadOp::create(rewriter, loc, *scratch, slot));
+
+    SmallVector<Value> results;
+    if (payload)
+      writePayload(rewriter, loc, adaptor.getOutput(), compacted);
+    else
+      results.push_back(compacted.front());
+    results.push_back(scan->total);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+private:
+  /// Per item (i1): is it selected. Items at or past `valid_items` (blocked
+  /// positions) never are.
+  static SmallVector<Value> selections(OpBuilder &b, Location loc, SelectOp op,
+                                       OpAdaptor adaptor,
+                                       ArrayRef<Value> items,
+                                       const TileGeometry &tile, Value rank) {
+    Ix ix{b, loc};
+    int64_t n = items.size();
+    SmallVector<Value> flags;
+    if (Value given = adaptor.getFlags()) {
+      SmallVector<Value> raw = isa<MemRefType>(given.getType())
+                                   ? readPayload(b, loc, given, n)
+                                   : SmallVector<Value>{given};
+      for (Value flag : raw) {
+        Value zero = arith::ConstantIntOp::create(b, loc, flag.getType(), 0);
+        flags.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                              flag, zero));
+      }
+    } else {
+      for (Value item : items)
+        flags.push_back(func::CallOp::create(b, loc, op.getPredicateAttr(),
+                                             TypeRange{b.getI1Type()},
+                                             ValueRange{item})
+                            .getResult(0));
+    }
+    if (Value valid = adaptor.getValidItems()) {
+      IndexFn position = blockedPositions(ix, tile, rank);
+      for (int64_t i = 0; i < n; ++i)
+        flags[i] = ix.both(flags[i], ix.lt(position(i), valid));
+    }
+    return flags;
+  }
+
+  /// The exclusive sum of `count` over the group and its total.
+  static FailureOr<CountScan> countScan(ConversionPatternRewriter &b,
+                                        Location loc, SelectOp op,
+                                        const TileGeometry &tile,
+                                        const TileThreads &t, Value count) {
+    Ix ix{b, loc};
+    Combiner sum{BinaryOp::sum, {}, false, b.getI32Type()};
+    if (tile.warpLike) {
+      if (tile.groupSize == 1)
+        return CountScan{ix.c(count, 0), count};
+      Value mask = arith::ConstantIntOp::create(b, loc, -1, 32);
+      Value inclusive = warpInclusiveScan(b, loc, sum, count, t.rank,
+                                          tile.groupSize, mask);
+      // The group's last lane holds the group's total.
+      Value lane = ix.rem(t.linearTid, kWarpThreads);
+      Value last = ix.add(ix.mul(ix.div(lane, tile.groupSize), tile.groupSize),
+                          tile.groupSize - 1);
+      Value total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
+      return CountScan{arith::SubIOp::create(b, loc, inclusive, count), total};
+    }
+    int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
+    auto [warp, lane] = warpAndLane(b, loc, t.linearTid);
+    Value mask = activeLanes(b, loc, warp, tile.blockSize);
+    Value inclusive =
+        warpInclusiveScan(b, loc, sum, count, lane, kWarpThreads, mask);
+    Value before = arith::SubIOp::create(b, loc, inclusive, count);
+    int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
+    if (warps == 1) {
+      Value total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
+                            ix.c(lastWarpThreads - 1), mask);
+      return CountScan{before, total};
+    }
+    int64_t countsStart = op.getCountsStart(tile);
+    FailureOr<Value> totals =
+        scratchView(b, op, warps, b.getI32Type(),
+                    countsStart * tile.elementBytes);
+    if (failed(totals))
+      return failure();
+    Value lastLane =
+        lastWarpThreads == kWarpThreads
+            ? ix.c(lane, kWarpThreads - 1)
+            : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
+                                            ix.c(lane, lastWarpThreads - 1),
+                                            ix.c(lane, kWarpThreads - 1)));
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
+    storeIf(b, loc, isLast, inclusive, *totals, ix.index(warp));
+    gpu::BarrierOp::create(b, loc);
+    // CUB's ApplyWarpAggregates: every thread reads every warp's total and
+    // adds those of the warps before its own.
+    Value zero = ix.c(count, 0);
+    Value total = zero;
+    Value warpPrefix = zero;
+    for (int64_t w = 0; w < warps; ++w) {
+      Value warpTotal = memref::LoadOp::create(b, loc, *totals, ix.c(w));
+      if (w + 1 < warps)
+        warpPrefix = arith::AddIOp::create(
+            b, loc, warpPrefix,
+            arith::SelectOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, warp,
+                                      ix.c(warp, w)),
+                warpTotal, zero));
+      total = arith::AddIOp::create(b, loc, total, warpTotal);
+    }
+    return CountScan{arith::AddIOp::create(b, loc, warpPrefix, before), total};
+  }
+};
+
+} // namespace
+
+void lowering::populateSelectPatterns(RewritePatternSet &patterns) {
+  patterns.add<SelectLowering>(patterns.getContext());
+}
