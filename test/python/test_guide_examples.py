@@ -24,6 +24,8 @@ KERNELS = {
     "shuffle_kernel": ("differences", [I32, I32]),
     "reduce_kernel": ("tile_sums", [I32, I32]),
     "scan_kernel": ("compact", [I32, I32, I32]),
+    "select_kernel": ("compact", [I32, I32, I32]),
+    "unique_kernel": ("unique", [I32, I32, I32]),
 }
 
 
