@@ -16,7 +16,7 @@ from cuda.coop import _models as models
 from cuda.coop.visualize import VisualizeError, build_site
 from headless_chromium import Chromium, find_chromium
 
-PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan")
+PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select")
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +184,16 @@ def test_scan_page(browser, site):
     scanned, _ = models.scan_model("min", values, False, models.identity("min", np.int32))
     np.testing.assert_array_equal(drawn, scanned.astype(str).astype(object))
     assert drawn[0, 0] == str(np.iinfo(np.int32).max)
+
+
+def test_select_page(browser, site):
+    from cuda.coop.visualize._pages import _select_keep
+
+    drawn = _drawn(browser, site, "select", {"group": "logical warp", "threads": 4},
+                   {"items_per_thread": 3, "flags": "every third", "valid_items": 7}, 1)
+    values = np.arange(12).reshape(4, 3) + 10_000
+    selected, count = models.select_model(values, _select_keep(4, 3, 3), 7)
+    assert count == 3
+    np.testing.assert_array_equal(drawn, _element_labels(
+        selected, models.select_specified(count, values.shape)))
+

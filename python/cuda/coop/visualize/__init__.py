@@ -1,6 +1,6 @@
 """Interactive pictures of cuda.coop's operations: for each thread, the tile
-elements it owns before and after a load, store, exchange, shuffle, reduce
-or scan. ``python -m cuda.coop.visualize --out DIR`` writes the site: one
+elements it owns before and after a load, store, exchange, shuffle, reduce,
+scan or select. ``python -m cuda.coop.visualize --out DIR`` writes the site: one
 self-contained HTML page per operation and an index.
 
 Every picture comes from cuda.coop._models, the NumPy models that the GPU

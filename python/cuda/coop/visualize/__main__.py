@@ -12,8 +12,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m cuda.coop.visualize",
         description="Write self-contained HTML pages showing which tile elements each thread "
-                    "owns before and after cuda.coop's load, store, exchange, shuffle, reduce "
-                    "and scan.")
+                    "owns before and after cuda.coop's load, store, exchange, shuffle, reduce, "
+                    "scan and select.")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="directory to write index.html and one page per operation into")
     args = parser.parse_args(argv)

@@ -321,4 +321,48 @@ def scan_page() -> Page:
         tree)
 
 
-PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page)
+# --- select ---------------------------------------------------------------------------
+
+SELECT_DENSITIES = (("every third", 3), ("half", 2), ("all", 1), ("none", 0))
+
+
+def _select_keep(size: int, ipt: int, every: int) -> np.ndarray:
+    k = np.arange(size * ipt)
+    keep = (k % every == 0) if every else np.zeros(k.size, bool)
+    return keep.reshape(size, ipt)
+
+
+def _select_frame(size, ipt, every, valid) -> Frame:
+    count = size * ipt
+    positions = np.arange(count).reshape(size, ipt) + ELEMENT_BASE
+    keep = _select_keep(size, ipt, every)
+    selected, kept = models.select_model(positions, keep, valid)
+    before = [str(k) if keep.reshape(-1)[k] and (valid is None or k < valid) else "-"
+              for k in range(count)]
+    colors = [hue(k, count) if keep.reshape(-1)[k] and (valid is None or k < valid) else GRAY
+              for k in range(count)]
+    labels, after_colors = _element_labels(selected, models.select_specified(kept, (size, ipt)),
+                                           count)
+    return Frame([Panel("payloads before (flags set: the element's position; gray: not "
+                        "selected or past valid_items)", "threads", ipt, before, colors),
+                  Panel("payloads after select", "threads", ipt, labels, after_colors)],
+                 f"count = {kept}")
+
+
+def select_page() -> Page:
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("flags", [
+            (name, encode_level("valid_items", [("None", _select_frame(size, ipt, every, None))]
+                                + [(str(v), _select_frame(size, ipt, every, v))
+                                   for v in range(1, size * ipt + 1)], "range"))
+            for name, every in SELECT_DENSITIES])) for ipt in IPT]))
+    return Page("select", "coop.select", (
+        "A select moves the items of the group's tile (blocked order) whose flag is set, or "
+        "for which the predicate is true, to the front of the tile, in order; every thread "
+        "gets the count. Items at or past <code>valid_items</code> are never selected, and "
+        "positions at or past the count are unspecified."),
+        tree)
+
+
+PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page,
+         select_page)
