@@ -181,9 +181,12 @@ def _lower(operation, builder, target, args, kwargs):
         elif option.kind == "item":
             call.operands.append((option.name,
                                   _item_operand(call, option.name, var, element, dtype)))
-        elif option.kind == "payload" or option.kind == "flags" and not scalar:
+        elif option.kind == "payload":
             call.operands.append((option.name,
                                   _payload_operand(call, var, option.name, items)))
+        elif option.kind == "flags" and not scalar:
+            call.operands.append((option.name, _payload_operand(
+                call, var, f"coop.{operation.name}'s {option.name}", items)))
         elif option.kind == "flags":
             call.operands.append((option.name, builder.load_var(var)))
         elif option.kind == "prefix" and isinstance(call.numba_type(var),

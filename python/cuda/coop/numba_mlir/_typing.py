@@ -267,8 +267,8 @@ def _check_flags(flags, value, what):
         if not (isinstance(flags, types.Array) and flags.ndim == 1
                 and isinstance(flags.dtype, (types.Integer, types.Boolean))):
             raise TypingError(f"{what} must be a payload of integers or bools with one entry "
-                              f"per item (coop.ThreadData(n, dtype=numpy.bool_) or a local "
-                              f"array); got {flags}")
+                              f"per item (coop.ThreadData(n, dtype=numpy.int8) or a local "
+                              f"array of bools); got {flags}")
     elif not isinstance(flags, (types.Integer, types.Boolean)):
         raise TypingError(f"{what} of a scalar value must be one integer or bool; got {flags}")
 
