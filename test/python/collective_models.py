@@ -18,6 +18,8 @@ from cuda.coop._models import (
     WARP_EXCHANGE_MODES,
     exchange_model,
     identity,
+    reduce_batched_model,
+    reduce_batched_specified,
     reduce_model,
     scan_model,
     select_model,
@@ -29,7 +31,8 @@ from cuda.coop._models import (
 # The models are re-exported: the GPU tests compare the kernels below with them.
 __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
-           "identity", "prefix_scan_kernel", "reduce_kernel", "reduce_model",
+           "identity", "prefix_scan_kernel", "reduce_batched_kernel", "reduce_batched_model",
+           "reduce_batched_specified", "reduce_kernel", "reduce_model",
            "repeated_scan_kernel",
            "positive", "running_total_function", "scan_kernel", "scan_model", "select_kernel",
            "select_model", "select_specified", "shuffle_kernel", "shuffle_model",
@@ -404,4 +407,34 @@ def select_kernel(ipt: int, width, by_predicate: bool, scalar: bool, with_valid:
             out, count = select(items, keep, valid)
             coop.store(block, dst, out, offset=base)
             counts[base // n + linear_tid()] = count
+    return kernel
+
+
+@functools.cache
+def reduce_batched_kernel(batches: int, width, binary_op, layout: str):
+    """dst gets every thread's result slots (ceil(batches/width) each, in
+    thread order); src holds each thread's `batches` slots in thread order.
+    `width` None: the physical warp."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    slots = -(-batches // (width or 32))
+    if width is None:
+        def group():
+            return coop.this_warp()
+        group = cuda.jit(device=True, inline="always")(group)
+    else:
+        group = combining_group(width)
+
+    @cuda.jit
+    def kernel(src, dst):
+        t = cuda.blockIdx.x * (src.size // cuda.gridDim.x // batches) + linear_tid()
+        items = coop.ThreadData(batches)
+        for b in range(batches):
+            items[b] = src[t * batches + b]
+        out = coop.reduce_batched(group(), items, binary_op=binary_op, output_layout=layout)
+        for i in range(slots):
+            dst[t * slots + i] = out[i]
     return kernel

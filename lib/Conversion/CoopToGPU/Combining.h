@@ -179,6 +179,7 @@ void storeIf(OpBuilder &b, Location loc, Value condition, Value value,
 /// `sm`: the target's compute capability (major * 10 + minor; 0: unknown).
 void populateReducePatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateScanPatterns(RewritePatternSet &patterns, unsigned sm = 0);
+void populateReduceBatchedPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coop::lowering
 

@@ -34,6 +34,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateShufflePatterns(patterns);
   lowering::populateReducePatterns(patterns, sm);
   lowering::populateScanPatterns(patterns, sm);
+  lowering::populateReduceBatchedPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
   lowering::populateSelectPatterns(patterns);
 }

@@ -26,6 +26,7 @@ PrefixOp = StatefulFunction | Callable[[Any], Any]
 ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"]
 ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
+BatchLayout = Literal["striped", "blocked"]
 # A select's predicate: a function of one item returning a bool.
 Predicate = Callable[[Any], bool]
 
@@ -359,3 +360,6 @@ def select(group: ThreadGroup, values: _CommonNumericT, /, *,
            predicate: Predicate | None = None,
            valid_items: ValidItems | None = None,
            temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
+def reduce_batched(warp_group: WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                   binary_op: BinaryOp = "sum",
+                   output_layout: BatchLayout = "striped") -> ThreadDataLike[_CommonNumericT]: ...

@@ -191,3 +191,11 @@ def select(group, values, /, *, flags=None, predicate=None, valid_items=None,
     move in order to the front; returns ``(selected, count)``, ``count`` an
     int32 in every thread."""
     _outside_kernel("select")
+
+
+def reduce_batched(warp_group, value, /, *, binary_op="sum", output_layout="striped"):
+    """Reduce each slot of the (logical) warp's payloads over the warp (CUB's
+    WarpReduceBatched): slot b of every lane is batch b; returns a fresh
+    payload of ceil(B/W) slots, striped (slot i of lane r: batch r + i*W) or
+    blocked (batch r*ceil(B/W) + i)."""
+    _outside_kernel("reduce_batched")

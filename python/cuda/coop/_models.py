@@ -244,3 +244,28 @@ def select_model(values: np.ndarray, keep: np.ndarray, valid: int | None = None)
 def select_specified(count: int, shape) -> np.ndarray:
     """Which items of `select_model`'s result are defined: the first `count`."""
     return (np.arange(int(np.prod(shape))) < count).reshape(shape)
+
+
+def reduce_batched_model(op, values: np.ndarray, layout: str = "striped") -> np.ndarray:
+    """One (logical) warp's batched reduction: `values` is [W, B] (lane r's
+    slot b); returns [W, ceil(B/W)], each lane's result slots (striped: slot
+    i of lane r is batch r + i*W; blocked: batch r*ceil(B/W) + i). Slots past
+    the last batch are unspecified: `reduce_batched_specified` marks them."""
+    width, batches = values.shape
+    slots = -(-batches // width)
+    out = np.zeros((width, slots), values.dtype)
+    for r in range(width):
+        for i in range(slots):
+            b = r + i * width if layout == "striped" else r * slots + i
+            if b < batches:
+                out[r, i] = reduce_model(op, values[:, b:b + 1])
+    return out
+
+
+def reduce_batched_specified(width: int, batches: int, layout: str = "striped") -> np.ndarray:
+    """Which result slots of `reduce_batched_model` hold a batch."""
+    slots = -(-batches // width)
+    r, i = np.meshgrid(np.arange(width), np.arange(slots), indexing="ij")
+    b = r + i * width if layout == "striped" else r * slots + i
+    return b < batches
+

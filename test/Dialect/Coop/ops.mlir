@@ -185,3 +185,17 @@ gpu.module @selecting {
     gpu.return
   }
 }
+
+// CHECK-LABEL: func.func @reduce_batched
+func.func private @my_min(%a: f32, %b: f32) -> f32
+func.func @reduce_batched(%rows: memref<64xf32>, %sums: memref<2xf32>, %x: memref<12xi32>, %m: memref<3xi32>) {
+  %w = coop.this_warp
+  %l = coop.group_by %w : !coop.group<warp> -> !coop.group<threads_within_warp, 4>
+  // CHECK: coop.reduce_batched %{{.*}}, %{{.*}} into %{{.*}} op = sum : !coop.group<warp>, memref<64xf32>, memref<2xf32>
+  coop.reduce_batched %w, %rows into %sums op = sum : !coop.group<warp>, memref<64xf32>, memref<2xf32>
+  // CHECK: coop.reduce_batched %{{.*}}, %{{.*}} into %{{.*}} op = max layout = blocked unsigned : !coop.group<threads_within_warp, 4>, memref<12xi32>, memref<3xi32>
+  coop.reduce_batched %l, %x into %m op = max layout = blocked unsigned : !coop.group<threads_within_warp, 4>, memref<12xi32>, memref<3xi32>
+  // CHECK: coop.reduce_batched %{{.*}}, %{{.*}} into %{{.*}} combiner = @my_min : !coop.group<warp>, memref<64xf32>, memref<2xf32>
+  coop.reduce_batched %w, %rows into %sums combiner = @my_min : !coop.group<warp>, memref<64xf32>, memref<2xf32>
+  return
+}

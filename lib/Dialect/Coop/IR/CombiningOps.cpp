@@ -261,3 +261,44 @@ void ScanOp::getEffects(
   if (combinesThroughScratch(*this))
     addScratchEffects(effects);
 }
+
+//===----------------------------------------------------------------------===//
+// Batched warp reduction
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceBatchedOp::verify() {
+  GroupType group = getGroup().getType();
+  if (!group.isWarpLike())
+    return emitOpError("is a warp operation (CUB's WarpReduceBatched): use "
+                       "this_warp() or a logical warp (this_warp().group_by(n)), "
+                       "not ")
+           << group;
+  if (failed(verifyOperator(*this, getKind(), getCombinerAttr(),
+                            getIsUnsigned(), getItemType())))
+    return failure();
+  int64_t width = group.getKind() == GroupKind::threads_within_warp
+                      ? group.getCount()
+                      : kWarpThreads;
+  int64_t slots = llvm::divideCeil(getItemsPerThread(), width);
+  auto output = cast<MemRefType>(getOutput().getType());
+  if (output.getElementType() != getItemType() || output.getDimSize(0) != slots)
+    return emitOpError("output must hold ceil(")
+           << getItemsPerThread() << " batches / " << width << " lanes) = "
+           << slots << " items of " << getItemType() << "; got " << output;
+  return success();
+}
+
+std::optional<ScratchLayout>
+ReduceBatchedOp::getScratchLayout(const TileGeometry &) {
+  return std::nullopt; // shuffles only
+}
+
+ScratchAccess ReduceBatchedOp::getScratchAccess(const TileGeometry &) {
+  return {SlotMap::dataDependent, SlotMap::dataDependent, true, false};
+}
+
+void ReduceBatchedOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addPayloadEffects(effects, getInputMutable(), getOutputMutable());
+}

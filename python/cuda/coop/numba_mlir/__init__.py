@@ -31,6 +31,7 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     inclusive_sum,
     load,
     reduce,
+    reduce_batched,
     register,
     scan,
     select,
@@ -60,7 +61,7 @@ def __getattr__(name):
 __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
-    "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "register",
+    "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "reduce_batched", "register",
     "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
     "this_thread", "this_warp",
 ]

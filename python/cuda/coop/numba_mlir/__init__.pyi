@@ -8,6 +8,7 @@ from numpy.typing import NDArray
 
 from .. import BlockExchangeMode as _BlockExchangeMode
 from .. import BlockGroup as _BlockGroup
+from .. import BatchLayout as _BatchLayout
 from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
 from .. import PrefixOp as _PrefixOp
@@ -425,3 +426,11 @@ def select(group: ThreadGroup, values: NDArray[Any], /, *,
            predicate: _Predicate | None = None,
            valid_items: _ValidItems | None = None,
            temp_storage: TempStorageLike | None = None) -> tuple[NDArray[Any], int]: ...
+@overload
+def reduce_batched(warp_group: _WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
+                   binary_op: _BinaryOp = "sum",
+                   output_layout: _BatchLayout = "striped") -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def reduce_batched(warp_group: _WarpGroup, value: NDArray[Any], /, *,
+                   binary_op: _BinaryOp = "sum",
+                   output_layout: _BatchLayout = "striped") -> NDArray[Any]: ...

@@ -171,6 +171,12 @@ def _lower(operation, builder, target, args, kwargs):
     if operation.result == "fresh" and not scalar:
         output = _fresh_payload(builder, value)
         call.operands.append(("output", output))
+    elif operation.result == "batches":
+        group = call.numba_type(call.args["group"])
+        width = group.count if group.kind == "threads_within_warp" else 32
+        slots = -(-ir.MemRefType(value.type).shape[0] // width)
+        output = _fresh_payload(builder, value, slots)
+        call.operands.append(("output", output))
     items = ir.MemRefType(value.type).shape[0] if value is not None and not scalar else None
     for option in operation.options:
         if option.name in call.skipped or not call.given(option.name):
@@ -475,11 +481,14 @@ def _storage(call):
     return storage_type.attributes, _root(call.builder.func_ir, var).name
 
 
-def _fresh_payload(builder, like):
-    """A new payload of `like`'s static type, allocated in the entry block so
-    it is promoted to registers."""
+def _fresh_payload(builder, like, items=None):
+    """A new payload of `like`'s static type (of `items` items when given),
+    allocated in the entry block so it is promoted to registers."""
+    memref_type = ir.MemRefType(like.type)
+    if items is not None:
+        memref_type = ir.MemRefType.get([items], memref_type.element_type)
     with builder.alloca_insertion_point():
-        return memref.alloca(ir.MemRefType(like.type), [], [])
+        return memref.alloca(memref_type, [], [])
 
 
 def _payload_operand(call, var, what, items=None):

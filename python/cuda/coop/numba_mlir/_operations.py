@@ -58,7 +58,9 @@ class Operation:
     positional: tuple[str, ...]
     options: tuple[Option, ...]
     # "none"; "fresh": a new payload like the value, or a scalar for a scalar
-    # value; "item": one item (a reduction); "payload": the payload it filled.
+    # value; "item": one item (a reduction); "payload": the payload it filled;
+    # "batches": a new payload of the value's items, one slot per group
+    # size's worth of the value's slots (a batched reduction's results).
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -145,6 +147,7 @@ BINARY_OPS = _cases("BinaryOp")
 REDUCE_ALGORITHMS = _cases("ReduceAlgorithm")
 SCAN_ALGORITHMS = _cases("ScanAlgorithm")
 SCAN_MODES = _cases("ScanMode")
+BATCH_LAYOUTS = _cases("BatchLayout")
 
 
 _TILE_OPTIONS = (Option("algorithm", "choice", "direct", BLOCK_ALGORITHMS),
@@ -223,6 +226,11 @@ OPERATIONS.update({op.marker: op for op in (
     _scan("exclusive_scan", _markers.exclusive_scan, "exclusive"),
     _scan("inclusive_sum", _markers.inclusive_sum, "inclusive", operator_fixed=True),
     _scan("exclusive_sum", _markers.exclusive_sum, "exclusive", operator_fixed=True),
+    Operation("reduce_batched", _markers.reduce_batched, ("group", "value"),
+              (_BINARY_OP, Option("output_layout", "choice", "striped", BATCH_LAYOUTS)),
+              result="batches", scalar_value=False, dialect_op="coop.reduce_batched",
+              ods=(("value", "input"), ("binary_op", ("kind", "combiner")),
+                   ("output_layout", "layout"), ("unsigned", "is_unsigned"))),
 )})
 
 OPERATIONS.update({op.marker: op for op in (

@@ -242,6 +242,8 @@ def _operation_template(operation):
             if operation.result == "fresh":
                 result = value.copy(layout="C", readonly=False) \
                     if isinstance(value, types.Array) else value
+            elif operation.result == "batches":
+                result = value.copy(layout="C", readonly=False)
             elif operation.result == "item":
                 result = value.dtype if isinstance(value, types.Array) else value
             elif operation.result == "payload":

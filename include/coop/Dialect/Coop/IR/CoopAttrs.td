@@ -219,4 +219,22 @@ def Coop_ScanModeAttr : EnumAttr<Coop_Dialect, Coop_ScanMode, "scan_mode"> {
   let summary = "whether item i of a scan includes item i";
 }
 
+def Coop_BatchLayout : I32EnumAttr<"BatchLayout",
+    "which lane holds which batch's result", [
+    I32EnumAttrCase<"striped", 0>,
+    I32EnumAttrCase<"blocked", 1>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_BatchLayoutAttr : EnumAttr<Coop_Dialect, Coop_BatchLayout,
+                                    "batch_layout"> {
+  let summary = "the layout of a batched reduction's results";
+  let description = [{
+    `striped`: result slot i of lane r is batch `r + i*W`; `blocked`: batch
+    `r*ceil(B/W) + i` (W lanes, B batches).
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPATTRS_TD

@@ -615,6 +615,67 @@ def Coop_ScanOp : Coop_Op<"scan", [AttrSizedOperandSegments,
   }];
 }
 
+def Coop_ReduceBatchedOp : Coop_Op<"reduce_batched", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "reduce each slot of a warp's payloads over the warp";
+  let description = [{
+    CUB's `WarpReduceBatched`: slot b of every lane's `input` is batch b,
+    and each of the B batches is reduced over the (logical) warp of W
+    lanes. `output` has `ceil(B/W)` slots: with `layout = striped` (the
+    default) slot i of lane r receives batch `r + i*W`, with `blocked`
+    batch `r*ceil(B/W) + i`; slots past the last batch are unspecified.
+
+    Recursive halving, as CUB: with the batches padded to a multiple of W,
+    each of log2(W) exchange steps (distance W/2 first) hands half of a
+    lane's partial results to the lane `distance` away by one `shfl.xor`
+    each and combines the half it keeps with the half it receives, so the
+    warp exchanges B*(W-1)/W values a lane in all, where a reduction per
+    batch would shuffle B*log2(W). The operator is a named one (`op`) or a
+    function `(T, T) -> T` (`combiner`); it must be associative and
+    commutative (the lanes combine in different orders).
+
+    Rules checked here: warps and logical warps only; exactly one of `op`
+    and `combiner`; the combiner takes two items and returns one; bitwise
+    operators and `unsigned` need integer items; the output has
+    `ceil(B/W)` slots of the input's item type.
+
+    ```mlir
+    coop.reduce_batched %warp, %rows into %sums op = sum
+        : !coop.group<warp>, memref<64xf32>, memref<2xf32>
+    coop.reduce_batched %l, %x into %m combiner = @my_max layout = blocked
+        : !coop.group<threads_within_warp, 8>, memref<12xi32>, memref<2xi32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$input,
+    Coop_Payload:$output,
+    Optional<Coop_TempStorage>:$temp_storage,
+    OptionalAttr<Coop_BinaryOpAttr>:$kind,
+    OptionalAttr<FlatSymbolRefAttr>:$combiner,
+    DefaultValuedAttr<Coop_BatchLayoutAttr,
+                      "::mlir::coop::BatchLayout::striped">:$layout,
+    UnitAttr:$is_unsigned);
+  let assemblyFormat = [{
+    $group `,` $input `into` $output
+    (`op` `=` `` $kind^)? (`combiner` `=` $combiner^)?
+    (`layout` `=` `` $layout^)? (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($input) `,` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType()).getElementType();
+    }
+  }];
+}
+
 def Coop_SelectOp : Coop_Op<"select", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,

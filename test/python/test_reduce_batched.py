@@ -1,0 +1,110 @@
+"""reduce_batched through the Numba backend, compile-only: warps and logical
+warps exchange B*(W-1)/W values a lane by butterfly shuffles (CUB's
+WarpReduceBatched), use no shared memory and no barrier; every misuse is a
+compile-time error naming the operand and the fix."""
+
+import re
+
+import pytest
+
+pytest.importorskip("numba_cuda_mlir")
+
+import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.coop came first
+import numba_compile as nc  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+
+from cuda import coop  # noqa: E402
+
+I32 = types.int32[::1]
+F64 = types.float64[::1]
+
+
+def _ptx(kernel, argtypes, block=(128,)):
+    return nc.compile_for_launch(kernel, argtypes, block).metadata["ptx"]
+
+
+def _shuffles(ptx):
+    return len(re.findall(r"\bshfl\.sync\.bfly\b", ptx))
+
+
+@pytest.mark.parametrize("width", (None, 1, 2, 8, 32))
+@pytest.mark.parametrize("batches", (1, 8, 32, 40))
+@pytest.mark.parametrize("layout", ("striped", "blocked"))
+def test_butterfly_shuffles_only(width, batches, layout):
+    kernel = cm.reduce_batched_kernel(batches, width, "sum", layout)
+    ptx = _ptx(kernel, [I32, I32])
+    assert nc.local_memory(nc.ptxas_report(ptx)) == []
+    assert ".shared" not in ptx
+    assert not re.search(r"\bbar\.sync\b|\bbarrier\.sync\b", ptx)
+    size = width or 32
+    slots = -(-batches // size)
+    # A lane hands over half its partial results at each of log2(W) steps.
+    assert _shuffles(ptx) == slots * (size - 1)
+
+
+def test_64_bit_items_take_two_shuffles_each():
+    ptx = _ptx(cm.reduce_batched_kernel(8, 8, "max", "striped"), [F64, F64])
+    assert _shuffles(ptx) == 2 * 7
+
+
+def _error(kernel_body, argtypes=(I32, I32), block=(128,)):
+    with pytest.raises(Exception) as info:
+        nc.compile_for_launch(cuda.jit(kernel_body), list(argtypes), block)
+    return str(info.value)
+
+
+def test_error_reduce_batched_of_a_block():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        out = coop.reduce_batched(coop.this_block(), items)
+        dst[0] = out[0]
+
+    assert "is a warp operation (CUB's WarpReduceBatched): use this_warp() or a logical " \
+        "warp" in _error(kernel)
+
+
+def test_error_reduce_batched_of_a_scalar():
+    def kernel(src, dst):
+        out = coop.reduce_batched(coop.this_warp(), src[0])
+        dst[0] = out[0]
+
+    assert "coop.reduce_batched's value must be a coop.ThreadData or a local array; got " \
+        "int32" in _error(kernel)
+
+
+def test_error_unknown_output_layout():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        out = coop.reduce_batched(coop.this_warp(), items, output_layout="diagonal")
+        dst[0] = out[0]
+
+    message = _error(kernel)
+    assert "output_layout must be one of 'striped', 'blocked'; got 'diagonal'" in message
+
+
+def test_error_bitwise_operator_on_floats():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        out = coop.reduce_batched(coop.this_warp(), items, binary_op="bit_or")
+        dst[0] = out[0]
+
+    assert "operator 'bit_or' needs integer items; got 'f64'" in _error(kernel, (F64, F64))
+
+
+def test_error_operator_of_one_item():
+    def twice(a):
+        return a + a
+
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        out = coop.reduce_batched(coop.this_warp(), items, binary_op=twice)
+        dst[0] = out[0]
+
+    message = _error(kernel)
+    assert "coop.reduce_batched's binary_op" in message
+    assert "twice(a) must take two items (int32, int32) and return one" in message
