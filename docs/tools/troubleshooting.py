@@ -33,6 +33,7 @@ TOPICS = {
     "test_kernel_plan.py": "Kernels: shared memory planning",
     "test_collectives.py": "Kernels: exchange and shuffle",
     "test_combining.py": "Kernels: reduce and scan",
+    "test_reduce_batched.py": "Kernels: batched warp reductions",
     "test_select.py": "Kernels: select",
     "test_compat.py": "Kernels: forms of the official cuda.coop",
 }
