@@ -118,6 +118,13 @@ def test_predicate_may_return_an_integer():
     _no_local_memory(_ptx(cuda.jit(kernel), [I32, I32, I32]))
 
 
+def test_predicate_takes_float16_items():
+    """Numba keeps float16 payloads as i16 words; the predicate gets the items as float16."""
+    kernel = cm.select_kernel(4, None, True, False, False)
+    _no_local_memory(_ptx(kernel, [types.float16[::1], I8, types.float16[::1], I32,
+                                   types.int32]))
+
+
 def _error(kernel_body, argtypes=(I32, I32), block=(128,)):
     with pytest.raises(Exception) as info:
         nc.compile_for_launch(cuda.jit(kernel_body), list(argtypes), block)

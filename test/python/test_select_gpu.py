@@ -16,7 +16,8 @@ import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.c
 GRID = 3
 BLOCK_CONFIGS = (("int32", (128, 1, 1), 4), ("float32", (32, 1, 1), 16), ("int8", (96, 1, 1), 3),
                  ("float64", (1024, 1, 1), 2), ("uint16", (256, 1, 1), 8),
-                 ("int64", (8, 4, 2), 1), ("uint32", (512, 1, 1), 5))
+                 ("int64", (8, 4, 2), 1), ("uint32", (512, 1, 1), 5),
+                 ("float16", (64, 1, 1), 4))
 WARP_CONFIGS = (("int32", (128, 1, 1), 4), ("float64", (64, 1, 1), 3), ("int8", (96, 1, 1), 8),
                 ("float32", (32, 1, 1), 1))
 DENSITIES = (0.0, 0.3, 1.0)

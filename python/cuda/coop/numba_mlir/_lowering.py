@@ -158,9 +158,11 @@ def _lower(operation, builder, target, args, kwargs):
     if element is None:
         element = value.type if scalar else ir.MemRefType(value.type).element_type
     item_storage = None
-    if operation.combines and not scalar and builder.get_mlir_type(dtype) != element:
-        # Numba keeps float16 payloads as i16 words; the operator needs the
-        # items as float16.
+    applies_function = operation.combines or any(
+        option.kind == "predicate" and call.given(option.name) for option in operation.options)
+    if applies_function and not scalar and builder.get_mlir_type(dtype) != element:
+        # Numba keeps float16 payloads as i16 words; an operator or predicate
+        # needs the items as float16.
         item_storage, element = element, builder.get_mlir_type(dtype)
     operation_rules = _RULES.get(name)
     if operation_rules is not None:
