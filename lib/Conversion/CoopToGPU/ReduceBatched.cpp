@@ -44,6 +44,10 @@ struct ReduceBatchedLowering : OpConversionPattern<ReduceBatchedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Ix ix{rewriter, loc};
+    // The lanes' ranks come from the block's shape: without it, a
+    // diagnostic.
+    if (failed(getTileGeometry(op)))
+      return failure();
     Combiner combiner = getCombiner(op);
     int64_t batches = op.getItemsPerThread();
     GroupType group = op.getGroup().getType();
