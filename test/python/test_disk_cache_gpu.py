@@ -103,7 +103,7 @@ EAGER_ONLY = '''
 import json
 import numpy as np
 from numba_cuda_mlir import cuda
-import cuda.coop.numba_mlir
+import cuda.coop.numba_mlir as numba_coop  # noqa: F401 -- binds numba_coop, not cuda
 
 
 @cuda.jit("void(float64[::1])", cache=True)
