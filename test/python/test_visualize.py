@@ -190,7 +190,7 @@ def test_select_page(browser, site):
     from cuda.coop.visualize._pages import _select_keep
 
     drawn = _drawn(browser, site, "select", {"group": "logical warp", "threads": 4},
-                   {"items_per_thread": 3, "flags": "every third", "valid_items": 7}, 1)
+                   {"items_per_thread": 3, "flags": "third", "valid_items": 7}, 1)
     values = np.arange(12).reshape(4, 3) + 10_000
     selected, count = models.select_model(values, _select_keep(4, 3, 3), 7)
     assert count == 3

@@ -323,7 +323,7 @@ def scan_page() -> Page:
 
 # --- select ---------------------------------------------------------------------------
 
-SELECT_DENSITIES = (("every third", 3), ("half", 2), ("all", 1), ("none", 0))
+SELECT_DENSITIES = (("third", 3), ("half", 2), ("all", 1), ("none", 0))
 
 
 def _select_keep(size: int, ipt: int, every: int) -> np.ndarray:
