@@ -915,3 +915,47 @@ def test_read_only_view_is_a_read_only_array_to_numba():
 
     assert typeof(ReadOnly(DeviceArray())) == types.Array(types.float32, 1, "C", readonly=True)
     assert DeviceArray.__cuda_array_interface__["data"] == (0x1000, False)
+
+
+def _bench(name):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    return __import__(name)
+
+
+def test_numba_select_configurations_are_the_references():
+    """The script's configurations are cub_select.cu's add_all (the binary's `list` is checked
+    against them again on the GPU machine)."""
+    bench = _bench("numba_select")
+    source = (ROOT / "benchmarks" / "reference" / "cub_select.cu").read_text()
+    configs = bench.configurations()
+    assert len(configs) == len(set(configs)) == 40
+    for block, ipt in bench.BLOCK_CONFIGS:
+        assert f"add<block_select, T, {block}, {ipt}>(v);" in source
+    for width, block, ipt in bench.WARP_CONFIGS:
+        assert f"add<warp_select<{width}>, T, {block}, {ipt}>(v);" in source
+
+
+def test_numba_reduce_batched_configurations_are_the_references():
+    bench = _bench("numba_reduce_batched")
+    source = (ROOT / "benchmarks" / "reference" / "cub_reduce_batched.cu").read_text()
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 84
+    for width, block, batches in bench.CONFIGS:
+        assert f"add_config<T, {width}, {block}, {batches}>(v);" in source
+
+
+@pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
+@pytest.mark.parametrize("script,filters,kernels", [
+    ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
+    ("numba_reduce_batched.py", ["all", "all", "int32", "128", "32", "32"], 8),
+])
+def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
+    """The --compile-only path of the select and reduce_batched benchmarks: their kernels
+    compile for sm_90 without local memory and every row is printed."""
+    pytest.importorskip("numba_cuda_mlir")
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), str(tmp_path),
+                             *filters, "--compile-only"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith(("tile ", "loop "))]
+    assert len(rows) == kernels, result.stdout
+    assert f"local memory: none in {kernels} kernels" in result.stdout
