@@ -203,6 +203,21 @@ Value lowering::activeLanes(OpBuilder &b, Location loc, Value warp,
   return arith::SelectOp::create(b, loc, last, partial, all);
 }
 
+Value lowering::isLastLaneOfWarp(OpBuilder &b, Location loc, Value warp,
+                                 Value lane, int64_t blockSize) {
+  Ix ix{b, loc};
+  int64_t warps = llvm::divideCeil(blockSize, kWarpThreads);
+  int64_t lastWarpThreads = blockSize - (warps - 1) * kWarpThreads;
+  Value lastLane =
+      lastWarpThreads == kWarpThreads
+          ? ix.c(lane, kWarpThreads - 1)
+          : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
+                                          ix.c(lane, lastWarpThreads - 1),
+                                          ix.c(lane, kWarpThreads - 1)));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                               lastLane);
+}
+
 Value lowering::laneWarpAggregate(OpBuilder &b, Location loc,
                                   const Combiner &combiner, Value scratch,
                                   Value lane, int64_t warps,

@@ -86,6 +86,12 @@ Value shuffle(OpBuilder &b, Location loc, NVVM::ShflKind kind, Value value,
 /// block's last warp when the block is not a whole number of warps.
 Value activeLanes(OpBuilder &b, Location loc, Value warp, int64_t blockSize);
 
+/// Whether `lane` is the last lane of warp `warp` in a block of `blockSize`
+/// threads (the last warp may be partial): the lane that holds the warp's
+/// inclusive total.
+Value isLastLaneOfWarp(OpBuilder &b, Location loc, Value warp, Value lane,
+                       int64_t blockSize);
+
 /// For combining `warps` warp aggregates (slots 0..warps-1 of `scratch`) by
 /// a warp: lane w's aggregate where `counted()` (an i1 it builds) holds, the
 /// identity elsewhere. Every lane loads (past the last warp, that warp's

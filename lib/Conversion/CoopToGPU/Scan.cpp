@@ -261,14 +261,7 @@ private:
       }
       return {prefix, total, inclusive};
     }
-    Value lastLane =
-        lastWarpThreads == kWarpThreads
-            ? ix.c(lane, kWarpThreads - 1)
-            : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
-                                            ix.c(lane, lastWarpThreads - 1),
-                                            ix.c(lane, kWarpThreads - 1)));
-    Value isLast =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
+    Value isLast = isLastLaneOfWarp(b, loc, warp, lane, tile.blockSize);
     storeIf(b, loc, isLast, inclusive, scratch, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
     // A one-redux.sync prefix (8- to 32-bit integers) beats CUB's fold from

@@ -162,14 +162,7 @@ private:
                     countsStart * tile.elementBytes);
     if (failed(totals))
       return failure();
-    Value lastLane =
-        lastWarpThreads == kWarpThreads
-            ? ix.c(lane, kWarpThreads - 1)
-            : Value(arith::SelectOp::create(b, loc, ix.eq(warp, warps - 1),
-                                            ix.c(lane, lastWarpThreads - 1),
-                                            ix.c(lane, kWarpThreads - 1)));
-    Value isLast =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, lastLane);
+    Value isLast = isLastLaneOfWarp(b, loc, warp, lane, tile.blockSize);
     storeIf(b, loc, isLast, inclusive, *totals, ix.index(warp));
     gpu::BarrierOp::create(b, loc);
     // CUB's ApplyWarpAggregates: every thread reads every warp's total and
