@@ -418,21 +418,30 @@ def cub_barriers(binary: Path) -> dict:
 
 
 def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
-    binary = directory / "cub_exchange"
-    if not binary.exists() or binary.stat().st_mtime < REFERENCE.stat().st_mtime:
+    expected = {" ".join(map(str, c.key)) for c in select(configurations(), filters)}
+    return run_reference_binary(directory, REFERENCE, expected, filters, options)
+
+
+def run_reference_binary(directory: Path, source: Path, expected: set, filters,
+                         options) -> tuple[dict, dict, str]:
+    """Builds the reference `source` into `directory` (nvcc, when stale), checks that its
+    `list` of the filters' configurations is `expected` (the script's keys, joined by
+    spaces), runs it and returns its parsed rows, its barriers and its output."""
+    name = source.stem
+    binary = directory / name
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
         print(f"building {binary} (nvcc -O3 -arch=sm_90)", file=sys.stderr, flush=True)
         subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-std=c++17", "-o", str(binary),
-                        str(REFERENCE)], check=True)
+                        str(source)], check=True)
     listed = subprocess.run([str(binary), "list", *filters], capture_output=True, text=True,
                             check=True).stdout.split("\n")
-    expected = {" ".join(map(str, c.key)) for c in select(configurations(), filters)}
     if {line for line in listed if line} != expected:
-        raise SystemExit("cub_exchange's configurations differ from this script's "
-                         "(update configurations() to match add_all in cub_exchange.cu)")
+        raise SystemExit(f"{name}'s configurations differ from this script's "
+                         f"(update configurations() to match add_all in {source.name})")
     print(f"running {binary.name}", file=sys.stderr, flush=True)
     out = subprocess.run([str(binary), *filters, "--anchor", *options], capture_output=True,
                          text=True, check=True).stdout
-    (directory / "cub_exchange.txt").write_text(out)
+    (directory / f"{name}.txt").write_text(out)
     return parse_reference(out), cub_barriers(binary), out
 
 

@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,8 +81,8 @@ from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from numba_exchange import (coop_facts, cub_barriers, parse_reference,  # noqa: E402
-                            print_table, ptxas_local_bytes, report_checks, sample)
+from numba_exchange import (coop_facts, print_table, ptxas_local_bytes,  # noqa: E402
+                            report_checks, run_reference_binary, sample)
 
 REFERENCE = HERE / "reference" / "cub_select.cu"
 BINARY = "cub_select"
@@ -289,22 +288,8 @@ def loop_model(c: Config, inputs: np.ndarray, reps: int) -> np.ndarray:
 # ---- the CUB reference ---------------------------------------------------------------------
 
 def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
-    binary = directory / BINARY
-    if not binary.exists() or binary.stat().st_mtime < REFERENCE.stat().st_mtime:
-        print(f"building {binary} (nvcc -O3 -arch=sm_90)", file=sys.stderr, flush=True)
-        subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-std=c++17", "-o", str(binary),
-                        str(REFERENCE)], check=True)
-    listed = subprocess.run([str(binary), "list", *filters], capture_output=True, text=True,
-                            check=True).stdout.split("\n")
     expected = {" ".join(map(str, c.key)) for c in chosen(configurations(), filters)}
-    if {line for line in listed if line} != expected:
-        raise SystemExit(f"{BINARY}'s configurations differ from this script's "
-                         "(update configurations() to match add_all in cub_select.cu)")
-    print(f"running {binary.name}", file=sys.stderr, flush=True)
-    out = subprocess.run([str(binary), *filters, "--anchor", *options], capture_output=True,
-                         text=True, check=True).stdout
-    (directory / f"{BINARY}.txt").write_text(out)
-    return parse_reference(out), cub_barriers(binary), out
+    return run_reference_binary(directory, REFERENCE, expected, filters, options)
 
 
 # ---- running ours --------------------------------------------------------------------------
