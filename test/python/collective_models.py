@@ -32,6 +32,7 @@ from cuda.coop._models import (
 __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
            "identity", "prefix_scan_kernel", "reduce_batched_kernel", "reduce_batched_model",
+           "reduce_batched_scalar_kernel",
            "reduce_batched_specified", "reduce_kernel", "reduce_model",
            "repeated_scan_kernel",
            "positive", "running_total_function", "scan_kernel", "scan_model", "select_kernel",
@@ -438,3 +439,27 @@ def reduce_batched_kernel(batches: int, width, binary_op, layout: str):
         for i in range(slots):
             dst[t * slots + i] = out[i]
     return kernel
+
+
+@functools.cache
+def reduce_batched_scalar_kernel(width, binary_op):
+    """dst[t] gets thread t's result of reduce_batched of its one item (src[t]): the group's
+    reduction in its first lane, unspecified in the others."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    if width is None:
+        def group():
+            return coop.this_warp()
+        group = cuda.jit(device=True, inline="always")(group)
+    else:
+        group = combining_group(width)
+
+    @cuda.jit
+    def kernel(src, dst):
+        t = cuda.blockIdx.x * (src.size // cuda.gridDim.x) + linear_tid()
+        dst[t] = coop.reduce_batched(group(), src[t], binary_op=binary_op)
+    return kernel
+

@@ -65,13 +65,23 @@ def test_error_reduce_batched_of_a_block():
         "warp" in _error(kernel)
 
 
-def test_error_reduce_batched_of_a_scalar():
-    def kernel(src, dst):
-        out = coop.reduce_batched(coop.this_warp(), src[0])
-        dst[0] = out[0]
+@pytest.mark.parametrize("width", (None, 8))
+def test_a_scalar_is_one_batch(width):
+    """A scalar is one batch (as the official qualified API takes one item a thread): the
+    result is a scalar, the batch's reduction in the group's first lane."""
+    kernel = cm.reduce_batched_scalar_kernel(width, "max")
+    ptx = _ptx(kernel, [types.float32[::1], types.float32[::1]])
+    assert nc.local_memory(nc.ptxas_report(ptx)) == []
+    assert _shuffles(ptx) == (width or 32) - 1
 
-    assert "coop.reduce_batched's value must be a coop.ThreadData or a local array; got " \
-        "int32" in _error(kernel)
+
+def test_error_reduce_batched_of_a_tuple():
+    def kernel(src, dst):
+        out = coop.reduce_batched(coop.this_warp(), (src[0], src[1]))
+        dst[0] = out
+
+    assert "coop.reduce_batched's value must be a coop.ThreadData or a local array (or a " \
+        "scalar)" in _error(kernel)
 
 
 def test_error_unknown_output_layout():

@@ -72,3 +72,16 @@ def test_reduce_batched_by_a_python_function(width):
 
 def test_reduce_batched_in_a_3d_block():
     _run("int32", 32, 8, "sum", "striped", block=(8, 4, 4))
+
+
+@pytest.mark.parametrize("width", (None, 1, 4, 32))
+def test_reduce_batched_of_a_scalar(width):
+    from numba_cuda_mlir import cuda
+
+    size = width or 32
+    values = np.random.default_rng(5).integers(-50, 50, GRID * THREADS).astype(np.int32)
+    dst = cuda.device_array_like(values)
+    cm.reduce_batched_scalar_kernel(width, "max")[GRID, THREADS](cuda.to_device(values), dst)
+    got = dst.copy_to_host().reshape(-1, size)
+    np.testing.assert_array_equal(got[:, 0], values.reshape(-1, size).max(axis=1))
+

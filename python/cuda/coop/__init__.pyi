@@ -360,6 +360,11 @@ def select(group: ThreadGroup, values: _CommonNumericT, /, *,
            predicate: Predicate | None = None,
            valid_items: ValidItems | None = None,
            temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
+@overload
 def reduce_batched(warp_group: WarpGroup, value: ThreadDataLike[_CommonNumericT], /, *,
                    binary_op: BinaryOp = "sum",
                    output_layout: BatchLayout = "striped") -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def reduce_batched(warp_group: WarpGroup, value: _CommonNumericT, /, *,
+                   binary_op: BinaryOp = "sum",
+                   output_layout: BatchLayout = "striped") -> _CommonNumericT: ...

@@ -431,6 +431,10 @@ def reduce_batched(warp_group: _WarpGroup, value: ThreadDataLike[_CommonNumericT
                    binary_op: _BinaryOp = "sum",
                    output_layout: _BatchLayout = "striped") -> ThreadDataLike[_CommonNumericT]: ...
 @overload
+def reduce_batched(warp_group: _WarpGroup, value: _CommonNumericT, /, *,
+                   binary_op: _BinaryOp = "sum",
+                   output_layout: _BatchLayout = "striped") -> _CommonNumericT: ...
+@overload
 def reduce_batched(warp_group: _WarpGroup, value: NDArray[Any], /, *,
                    binary_op: _BinaryOp = "sum",
                    output_layout: _BatchLayout = "striped") -> NDArray[Any]: ...

@@ -174,6 +174,11 @@ def _lower(operation, builder, target, args, kwargs):
         output = _fresh_payload(builder, value)
         call.operands.append(("output", output))
     elif operation.result == "batches":
+        if scalar:
+            # A scalar is one batch: a payload of one item, and its one result slot.
+            value = _payload_holding(builder, value)
+            call.operands = [(role, value if role == "value" else v)
+                             for role, v in call.operands]
         group = call.numba_type(call.args["group"])
         width = group.count if group.kind == "threads_within_warp" else 32
         slots = -(-ir.MemRefType(value.type).shape[0] // width)
@@ -223,7 +228,9 @@ def _lower(operation, builder, target, args, kwargs):
     made = _call_site(builder, site, operands, storage_key, results=result_types)
     results = list(made.results)
     target_type = builder.get_numba_type(target.name)
-    if output is not None:
+    if output is not None and operation.result == "batches" and scalar:
+        results.insert(0, memref.load(output, [arith.constant(ir.IndexType.get(), 0)]))
+    elif output is not None:
         payload_type = target_type[0] if tupled else target_type
         mlir_type = builder.get_mlir_type(payload_type)
         results.insert(0, output if mlir_type == output.type else memref.cast(mlir_type, output))
@@ -491,6 +498,14 @@ def _fresh_payload(builder, like, items=None):
         memref_type = ir.MemRefType.get([items], memref_type.element_type)
     with builder.alloca_insertion_point():
         return memref.alloca(memref_type, [], [])
+
+
+def _payload_holding(builder, scalar):
+    """A one-item payload holding `scalar`."""
+    with builder.alloca_insertion_point():
+        payload = memref.alloca(ir.MemRefType.get([1], scalar.type), [], [])
+    memref.store(scalar, payload, [arith.constant(ir.IndexType.get(), 0)])
+    return payload
 
 
 def _payload_operand(call, var, what, items=None):

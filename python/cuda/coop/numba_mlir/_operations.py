@@ -60,7 +60,8 @@ class Operation:
     # "none"; "fresh": a new payload like the value, or a scalar for a scalar
     # value; "item": one item (a reduction); "payload": the payload it filled;
     # "batches": a new payload of the value's items, one slot per group
-    # size's worth of the value's slots (a batched reduction's results).
+    # size's worth of the value's slots (a batched reduction's results; a
+    # scalar value is one batch, and the result its scalar).
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -228,7 +229,7 @@ OPERATIONS.update({op.marker: op for op in (
     _scan("exclusive_sum", _markers.exclusive_sum, "exclusive", operator_fixed=True),
     Operation("reduce_batched", _markers.reduce_batched, ("group", "value"),
               (_BINARY_OP, Option("output_layout", "choice", "striped", BATCH_LAYOUTS)),
-              result="batches", scalar_value=False, dialect_op="coop.reduce_batched",
+              result="batches", scalar_value=True, dialect_op="coop.reduce_batched",
               ods=(("value", "input"), ("binary_op", ("kind", "combiner")),
                    ("output_layout", "layout"), ("unsigned", "is_unsigned"))),
 )})

@@ -243,7 +243,8 @@ def _operation_template(operation):
                 result = value.copy(layout="C", readonly=False) \
                     if isinstance(value, types.Array) else value
             elif operation.result == "batches":
-                result = value.copy(layout="C", readonly=False)
+                result = value.copy(layout="C", readonly=False) \
+                    if isinstance(value, types.Array) else value
             elif operation.result == "item":
                 result = value.dtype if isinstance(value, types.Array) else value
             elif operation.result == "payload":
