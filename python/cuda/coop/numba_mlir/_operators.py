@@ -135,6 +135,25 @@ def check_prefix(prefix_type, item, where: str) -> None:
 
 
 def _check(dispatcher, argtypes, item, where: str, takes: str) -> None:
+    name, shown, returned = _returned(dispatcher, argtypes, where, takes)
+    if returned != item and not _same_kind(returned, item):
+        raise TypingError(f"{where} {name} must return the item type {item} for "
+                          f"({shown}); it returns {returned}")
+
+
+def check_predicate(value_type, item, where: str) -> None:
+    """A TypingError unless the predicate takes an item and returns a bool
+    (or an integer, tested against zero as C++ would)."""
+    name, shown, returned = _returned(value_type.dispatcher, (item,), where,
+                                      f"one item ({item}) and return a bool")
+    if not isinstance(returned, (types.Boolean, types.Integer)):
+        raise TypingError(f"{where} {name} must return a bool for ({shown}); it returns "
+                          f"{returned}")
+
+
+def _returned(dispatcher, argtypes, where: str, takes: str):
+    """(the function's name, its argument types shown, the type it returns for
+    `argtypes`); a TypingError when it cannot take them or does not compile."""
     py_func = dispatcher.py_func
     name = getattr(py_func, "__qualname__", py_func)
     shown = ", ".join(map(str, argtypes))
@@ -147,30 +166,7 @@ def _check(dispatcher, argtypes, item, where: str, takes: str) -> None:
         returned = _compile(dispatcher, argtypes).signature.return_type
     except Exception as error:  # the function's own typing error
         raise TypingError(f"{where} {name} does not compile for ({shown}):\n{error}") from None
-    if returned != item and not _same_kind(returned, item):
-        raise TypingError(f"{where} {name} must return the item type {item} for "
-                          f"({shown}); it returns {returned}")
-
-
-def check_predicate(value_type, item, where: str) -> None:
-    """A TypingError unless the predicate takes an item and returns a bool
-    (or an integer, tested against zero as C++ would)."""
-    dispatcher = value_type.dispatcher
-    py_func = dispatcher.py_func
-    name = getattr(py_func, "__qualname__", py_func)
-    try:
-        shape = inspect.signature(py_func)
-        shape.bind(item)
-    except (TypeError, ValueError):
-        raise TypingError(f"{where} {name}{shape} must take one item ({item}) and return "
-                          "a bool") from None
-    try:
-        returned = _compile(dispatcher, (item,)).signature.return_type
-    except Exception as error:  # the function's own typing error
-        raise TypingError(f"{where} {name} does not compile for ({item}):\n{error}") from None
-    if not isinstance(returned, (types.Boolean, types.Integer)):
-        raise TypingError(f"{where} {name} must return a bool for ({item}); it returns "
-                          f"{returned}")
+    return name, shown, returned
 
 
 def link_predicate(builder, value_type, item) -> OperatorFunction:
@@ -189,21 +185,10 @@ def link_predicate(builder, value_type, item) -> OperatorFunction:
 def _truth_wrapper(builder, symbol, callee) -> str:
     """`func.func private @<symbol>__truth(...) -> i1`: the function's
     integer result compared with zero."""
-    wrapper = f"{symbol}__truth"
-    body = builder.mlir_gpu_module.regions[0].blocks[0]
-    if any(isinstance(op, func.FuncOp) and op.name.value == wrapper for op in body):
-        return wrapper
-    callee_type = ir.FunctionType(callee.function_type.value)
-    with ir.InsertionPoint(body):
-        op = func.FuncOp(wrapper, ir.FunctionType.get(list(callee_type.inputs),
-                                                      [ir.IntegerType.get_signless(1)]))
-        op.attributes["sym_visibility"] = ir.StringAttr.get("private")
-        entry = op.add_entry_block()
-    with ir.InsertionPoint(entry):
-        raw = func.call(list(callee_type.results), symbol, list(entry.arguments))
-        zero = arith.constant(raw.type, 0)
-        func.return_([arith.cmpi(arith.CmpIPredicate.ne, raw, zero)])
-    return wrapper
+    def truth(raw):
+        return arith.cmpi(arith.CmpIPredicate.ne, raw, arith.constant(raw.type, 0))
+    return _wrapper(builder, f"{symbol}__truth", symbol, callee,
+                    ir.IntegerType.get_signless(1), truth)
 
 
 def link_operator(builder, value_type, item) -> OperatorFunction:
@@ -234,17 +219,23 @@ def _link(builder, dispatcher, argtypes, item) -> OperatorFunction:
 def _converting_wrapper(builder, symbol, callee, returned, item) -> str:
     """`func.func private @<symbol>__as_<item>(...) -> T`: the function with
     its result converted to the item type by Numba's own cast."""
-    wrapper = f"{symbol}__as_{item}"
+    return _wrapper(builder, f"{symbol}__as_{item}", symbol, callee,
+                    builder.get_mlir_type(item),
+                    lambda raw: builder.lower_cast(returned, item, raw))
+
+
+def _wrapper(builder, wrapper, symbol, callee, result_type, convert) -> str:
+    """`func.func private @<wrapper>(...) -> result_type` in the kernel's
+    module (once): calls `symbol` and returns `convert` of its result."""
     body = builder.mlir_gpu_module.regions[0].blocks[0]
     if any(isinstance(op, func.FuncOp) and op.name.value == wrapper for op in body):
         return wrapper
-    element = builder.get_mlir_type(item)
     callee_type = ir.FunctionType(callee.function_type.value)
     with ir.InsertionPoint(body):
-        op = func.FuncOp(wrapper, ir.FunctionType.get(list(callee_type.inputs), [element]))
+        op = func.FuncOp(wrapper, ir.FunctionType.get(list(callee_type.inputs), [result_type]))
         op.attributes["sym_visibility"] = ir.StringAttr.get("private")
         entry = op.add_entry_block()
     with ir.InsertionPoint(entry):
         raw = func.call(list(callee_type.results), symbol, list(entry.arguments))
-        func.return_([builder.lower_cast(returned, item, raw)])
+        func.return_([convert(raw)])
     return wrapper

@@ -239,10 +239,7 @@ def _operation_template(operation):
                 elif option.kind == "flags" and _given(operands.get(option.name)):
                     _check_flags(operands[option.name], value, f"coop.{name}'s {option.name}")
             result = types.none
-            if operation.result == "fresh":
-                result = value.copy(layout="C", readonly=False) \
-                    if isinstance(value, types.Array) else value
-            elif operation.result == "batches":
+            if operation.result in ("fresh", "batches"):
                 result = value.copy(layout="C", readonly=False) \
                     if isinstance(value, types.Array) else value
             elif operation.result == "item":
