@@ -53,24 +53,7 @@
 // temp is the kernel's __shared__ storage (none); OK/FAIL compares sampled blocks (every 97th and
 // the last) with a host model: the result slots that hold a batch in tile rows, every item of
 // loop rows (f64: to a relative 1e-9, the lanes combine in butterfly order).
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <functional>
-#include <string>
-#include <vector>
-
-#define CHECK(x)                                                                   \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                     \
-    }                                                                              \
-  } while (0)
+#include "reference_harness.cuh"
 
 // ---- operators and modes ----------------------------------------------------------------------
 struct Sum {
@@ -201,60 +184,6 @@ __global__ void loop_kernel(const T* in, T* out, int reps) {
 }
 
 // ---- host side --------------------------------------------------------------------------------
-struct Options {
-  int runs = 21, warmup = 3, reps = 64, grid = 8192;
-  bool anchor = false;
-};
-
-struct Context {
-  Options opt;
-  int sms = 0;
-  size_t bytes = size_t(1) << 30;  // per buffer
-  void* din[2] = {nullptr, nullptr};  // input pattern per dtype (0: int32, 1: f64)
-  void* dout = nullptr;
-  std::vector<int32_t> h32;
-  std::vector<double> h64;
-};
-
-template <typename T> static const char* dtype_name() { return sizeof(T) == 4 ? "int32" : "f64"; }
-
-template <typename T> static const T* input(Context& c) {
-  const int k = sizeof(T) == 4 ? 0 : 1;
-  if (!c.din[k]) {
-    const size_t n = c.bytes / sizeof(T);
-    std::vector<T> h(n);
-    for (size_t j = 0; j < n; ++j) h[j] = T((uint32_t)(j * 2654435761u) >> 12);
-    CHECK(cudaMalloc(&c.din[k], c.bytes));
-    CHECK(cudaMemcpy(c.din[k], h.data(), c.bytes, cudaMemcpyHostToDevice));
-    if constexpr (sizeof(T) == 4) c.h32.swap(h); else c.h64.swap(h);
-  }
-  return (const T*)c.din[k];
-}
-
-template <typename T> static const std::vector<T>& host_input(Context& c) {
-  if constexpr (sizeof(T) == 4) return c.h32; else return c.h64;
-}
-
-template <class L>
-static float median_ms(const Options& o, L launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < o.warmup; ++w) launch();
-  std::vector<float> t(o.runs);
-  for (int r = 0; r < o.runs; ++r) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    CHECK(cudaEventElapsedTime(&t[r], a, b));
-  }
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[o.runs / 2];
-}
 
 static bool same(int32_t a, int32_t b) { return a == b; }
 static bool same(double a, double b) {
@@ -275,14 +204,6 @@ static void host_reduce_batched(const T* v, T* res) {
       for (int l = 1; l < W; ++l) total = op(total, v[l * I + b]);
       res[r * S + s] = total;
     }
-}
-
-// Blocks 0, 97, 194, ... and the last one of `blocks`.
-static std::vector<long> sampled(long blocks) {
-  std::vector<long> s;
-  for (long k = 0; k < blocks; k += 97) s.push_back(k);
-  if (s.back() != blocks - 1) s.push_back(blocks - 1);
-  return s;
 }
 
 // Tile rows: the result slots that hold a batch, in every logical warp of the sampled blocks.
@@ -330,10 +251,6 @@ static bool verify_loop(Context& c, long blocks, int reps) {
   return true;
 }
 
-static void print_head(const char* kernel, const char* mode, const char* dtype, int B, int I, int W) {
-  printf("%-4s %-22s %-5s block=%4d ipt=%2d width=%2d ", kernel, mode, dtype, B, I, W);
-}
-
 template <class M, typename T, int B, int I>
 static void run_tile(Context& c) {
   const T* in = input<T>(c);
@@ -375,14 +292,6 @@ static void run_loop(Context& c) {
   fflush(stdout);
 }
 
-struct Entry {
-  const char* kernel;
-  const char* mode;
-  const char* dtype;
-  int block, ipt, width;
-  std::function<void(Context&)> run;
-};
-
 template <class M, typename T, int B, int I>
 static void add(std::vector<Entry>& v) {
   v.push_back({"tile", M::name, dtype_name<T>(), B, I, M::width, run_tile<M, T, B, I>});
@@ -412,74 +321,9 @@ static void add_all(std::vector<Entry>& v) {
   add_config<T, 32, 128, 8>(v);
 }
 
-static bool match(const std::string& filter, const std::string& value) {
-  return filter == "all" || filter == value || (filter == "float64" && value == "f64");
-}
-
 int main(int argc, char** argv) {
-  Options opt;
-  std::vector<std::string> pos;
-  for (int a = 1; a < argc; ++a) {
-    const char* s = argv[a];
-    if (!strncmp(s, "--runs=", 7)) opt.runs = atoi(s + 7);
-    else if (!strncmp(s, "--warmup=", 9)) opt.warmup = atoi(s + 9);
-    else if (!strncmp(s, "--reps=", 7)) opt.reps = atoi(s + 7);
-    else if (!strncmp(s, "--grid=", 7)) opt.grid = atoi(s + 7);
-    else if (!strcmp(s, "--anchor")) opt.anchor = true;
-    else if (s[0] == '-') {
-      fprintf(stderr, "unknown option %s (see the comment at the top of cub_reduce_batched.cu)\n",
-              s);
-      return 2;
-    } else pos.push_back(s);
-  }
-  if (opt.runs < 1 || opt.warmup < 0 || opt.reps < 0 || opt.grid < 1) {
-    fprintf(stderr, "bad option value\n");
-    return 2;
-  }
   std::vector<Entry> entries;
   add_all<int32_t>(entries);
   add_all<double>(entries);
-
-  const bool list = !pos.empty() && pos[0] == "list";
-  if (list) pos.erase(pos.begin());
-  if (pos.empty()) opt.anchor = opt.anchor || !list;
-  if (pos.size() > 6) {
-    fprintf(stderr,
-            "usage: cub_reduce_batched [list] [KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]]\n");
-    return 2;
-  }
-  pos.resize(6, "all");
-  std::vector<const Entry*> chosen;
-  for (const Entry& e : entries)
-    if (match(pos[0], e.kernel) && match(pos[1], e.mode) && match(pos[2], e.dtype) &&
-        match(pos[3], std::to_string(e.block)) && match(pos[4], std::to_string(e.ipt)) &&
-        match(pos[5], std::to_string(e.width)))
-      chosen.push_back(&e);
-  if (chosen.empty()) {
-    fprintf(stderr, "no configuration matches (run `cub_reduce_batched list`)\n");
-    return 2;
-  }
-  if (list) {
-    for (const Entry* e : chosen)
-      printf("%s %s %s %d %d %d\n", e->kernel, e->mode, e->dtype, e->block, e->ipt, e->width);
-    return 0;
-  }
-
-  Context c;
-  c.opt = opt;
-  CHECK(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, 0));
-  CHECK(cudaMalloc(&c.dout, c.bytes));
-  printf("# cub_reduce_batched: SMs=%d runs=%d warmup=%d loop reps=%d grid=%d\n", c.sms,
-         opt.runs, opt.warmup, opt.reps, opt.grid);
-  if (opt.anchor) {  // physical anchor: device-to-device copy of 1 GiB
-    void* a;
-    CHECK(cudaMalloc(&a, c.bytes));
-    const float ms = median_ms(opt, [&] { cudaMemcpy(c.dout, a, c.bytes, cudaMemcpyDeviceToDevice); });
-    printf("%-28s %8.1f GB/s\n", "cudaMemcpy D2D (anchor)", 2.0 * c.bytes / (ms * 1e6));
-    CHECK(cudaFree(a));
-  }
-  for (const Entry* e : chosen) e->run(c);
-  for (void* p : c.din) if (p) CHECK(cudaFree(p));
-  CHECK(cudaFree(c.dout));
-  return 0;
+  return reference_main(argc, argv, "cub_reduce_batched", entries);
 }
