@@ -230,6 +230,44 @@ Value lowering::laneWarpAggregate(OpBuilder &b, Location loc,
                                  combiner.identity(b, loc));
 }
 
+std::pair<Value, Value> lowering::scanWarpAggregatesByWarp(
+    OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
+    Value warp, Value lane, int64_t warps, bool withTotal, unsigned sm) {
+  Ix ix{b, loc};
+  Value full = arith::ConstantIntOp::create(b, loc, -1, 32);
+  if (reducesByRedux(combiner, sm)) {
+    Value slot = ix.index(
+        arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
+    Value item = memref::LoadOp::create(b, loc, scratch, slot);
+    Value identity = combiner.identity(b, loc);
+    auto reduceLanesBelow = [&](Value bound) {
+      Value counted =
+          arith::SelectOp::create(b, loc, ix.lt(lane, bound), item, identity);
+      return warpReduce(b, loc, combiner, counted, lane, kWarpThreads, full,
+                        Value(), sm, /*everyLane=*/true);
+    };
+    Value total =
+        withTotal ? reduceLanesBelow(ix.c(lane, warps)) : Value();
+    return {reduceLanesBelow(warp), total};
+  }
+  int64_t width = llvm::PowerOf2Ceil(warps);
+  Value counted = laneWarpAggregate(b, loc, combiner, scratch, lane, warps,
+                                    [&] { return ix.lt(lane, warps); });
+  Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
+                                      ix.rem(lane, width), width, full);
+  Value total =
+      withTotal ? shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
+                          ix.c(warps - 1), full)
+                : Value();
+  // Warp 0 reads lane 0's (its prefix is unused).
+  Value before = arith::SelectOp::create(
+      b, loc, ix.ge(warp, 1), arith::SubIOp::create(b, loc, warp, ix.c(warp, 1)),
+      ix.c(warp, 0));
+  Value warpPrefix =
+      shuffle(b, loc, NVVM::ShflKind::idx, inclusive, before, full);
+  return {warpPrefix, total};
+}
+
 //===----------------------------------------------------------------------===//
 // Guarded steps
 //===----------------------------------------------------------------------===//

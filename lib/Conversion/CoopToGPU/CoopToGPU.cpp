@@ -36,7 +36,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateScanPatterns(patterns, sm);
   lowering::populateReduceBatchedPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
-  lowering::populateSelectPatterns(patterns);
+  lowering::populateSelectPatterns(patterns, sm);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

@@ -404,59 +404,6 @@ private:
                      "mov.b32 $0, $1;", "=r,r", /*isVolatile=*/true);
   }
 
-  /// Past four warps, for integer named operators (exact in any
-  /// association), each warp scans the aggregates as a warp scan of
-  /// `warps` lanes, lane w reading warp w's, and takes its prefix and (if
-  /// `withTotal`) the total by shuffles: one shared load instead of one a warp, and no
-  /// select a warp (CUB's thread folds and selects every aggregate: at 8
-  /// warps of 64-bit items 14 selects whose predicates ptxas keeps live in
-  /// registers across a loop). Floats keep CUB's order of additions.
-  ///
-  /// Where a warp reduces by redux.sync (32-bit operators, from two warps
-  /// on; 64-bit sums and bitwise operators over pieces), the warp's prefix
-  /// is the reduction of the lanes before its warp number (and the total of
-  /// the lanes below `warps`): independent reduxes after the shared load,
-  /// where the scan chains log2(warps) up-shuffles and an index shuffle
-  /// (H200, int32 loops: inclusive_sum 256x1 0.96 -> 1.38 of CUB, 1024x4
-  /// 3.6 -> 5.2; int64 exclusive_sum 256x1 1.19 -> 1.50).
-  static std::pair<Value, Value> scanWarpAggregatesByWarp(
-      OpBuilder &b, Location loc, const Combiner &combiner, Value scratch,
-      Value warp, Value lane, int64_t warps, bool withTotal, unsigned sm) {
-    Ix ix{b, loc};
-    Value full = i32Constant(b, loc, -1);
-    if (reducesByRedux(combiner, sm)) {
-      Value slot = ix.index(
-          arith::MinUIOp::create(b, loc, lane, ix.c(lane, warps - 1)));
-      Value item = memref::LoadOp::create(b, loc, scratch, slot);
-      Value identity = combiner.identity(b, loc);
-      auto reduceLanesBelow = [&](Value bound) {
-        Value counted =
-            arith::SelectOp::create(b, loc, ix.lt(lane, bound), item, identity);
-        return warpReduce(b, loc, combiner, counted, lane, kWarpThreads, full,
-                          Value(), sm, /*everyLane=*/true);
-      };
-      Value total =
-          withTotal ? reduceLanesBelow(ix.c(lane, warps)) : Value();
-      return {reduceLanesBelow(warp), total};
-    }
-    int64_t width = llvm::PowerOf2Ceil(warps);
-    Value counted = laneWarpAggregate(b, loc, combiner, scratch, lane, warps,
-                                      [&] { return ix.lt(lane, warps); });
-    Value inclusive = warpInclusiveScan(b, loc, combiner, counted,
-                                        ix.rem(lane, width), width, full);
-    Value total =
-        withTotal ? shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
-                            ix.c(warps - 1), full)
-                  : Value();
-    // Warp 0 reads lane 0's (its prefix is unused).
-    Value before = arith::SelectOp::create(
-        b, loc, ix.ge(warp, 1), arith::SubIOp::create(b, loc, warp, ix.c(warp, 1)),
-        ix.c(warp, 0));
-    Value warpPrefix =
-        shuffle(b, loc, NVVM::ShflKind::idx, inclusive, before, full);
-    return {warpPrefix, total};
-  }
-
   /// Whether a raking thread's segment, kept for the downsweep, would take
   /// 16 registers or more (4-byte items from 512 threads on, 8-byte from
   /// 256). Kept (by CUB's raking_memoize, or forwarded by nvcc for CUB's

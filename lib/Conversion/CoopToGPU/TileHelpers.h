@@ -180,7 +180,7 @@ void populateLoadStorePatterns(RewritePatternSet &patterns);
 void populateExchangePatterns(RewritePatternSet &patterns);
 void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
-void populateSelectPatterns(RewritePatternSet &patterns);
+void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 
 } // namespace mlir::coop::lowering
 

@@ -58,10 +58,22 @@ LogicalResult SelectOp::verify() {
   return success();
 }
 
-/// The compacted tile: CUB's BlockExchange layout (WarpExchange's per
-/// logical warp), which ScatterToBlocked uses.
+/// The compacted tile: CUB's BlockExchange layout, which ScatterToBlocked
+/// uses. A logical warp's tile takes WarpExchange's padding of powers of two
+/// past 4 items, but not its extra item a logical warp: that item shifts
+/// every other warp's tile off 16 bytes, and the blocked read back, 4 items
+/// a lane 16 bytes apart, then takes 4 loads of 4-way bank conflicts where a
+/// 16-byte load takes none (H100, the 32-lane int32 128x4 loop: 0.63 of a
+/// CUB-composed select with the extra item).
 static ScratchLayout tileLayout(const TileGeometry &tile) {
-  return cubExchangeLayout(tile, /*timeSliced=*/false, /*padPositions=*/true);
+  ScratchLayout layout =
+      cubExchangeLayout(tile, /*timeSliced=*/false, /*padPositions=*/true);
+  if (tile.warpLike) {
+    int64_t items = tile.groupSize * tile.itemsPerThread;
+    layout.groupStride = layout.padding.apply(items - 1) + 1;
+    layout.elements = layout.groupStride * tile.groupsPerBlock();
+  }
+  return layout;
 }
 
 /// Blocks of more than one warp add the warps' counts (i32) to the scratch.
