@@ -32,14 +32,14 @@ gpu.module @block_select {
 // Logical warps of 8 lanes: the predicate decides, valid_items masks the
 // lanes past it, a segmented warp scan (clamp 6144 = (32 - 8) << 8) and the
 // total from the group's last lane by one shuffle; each logical warp
-// scatters into its own region of 8 items (no extra item, so that blocked
-// reads stay 16-byte aligned) and syncs its own lanes.
+// scatters into its own region of WarpExchange's 8 + 1 items and syncs its
+// own lanes.
 // CHECK-LABEL: gpu.func @warp_select
 // CHECK: func.call @positive(%{{.*}}) : (f32) -> i1
 // CHECK: arith.cmpi ult
 // CHECK-COUNT-3: shfl.sync.up.b32 r0|p, $1, {{[124]}}, 6144
 // CHECK: nvvm.shfl.sync  idx
-// CHECK: arith.muli %{{.*}}, %c8 : index
+// CHECK: arith.constant 9 : index
 // CHECK: @p st.shared.b32
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
@@ -78,6 +78,23 @@ gpu.module @wide_block_select {
       attributes {known_block_size = array<i32: 1024, 1, 1>} {
     %b = coop.this_block
     %n = coop.select %b, %in into %out flags = %keep : memref<2xi8> : !coop.group<block>, memref<2xi32>, memref<2xi32> -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// Whole warps: each warp's region is its 128 items without WarpExchange's
+// extra one, so that the blocked read back stays 16-byte aligned.
+// CHECK-LABEL: gpu.func @whole_warp_select
+// CHECK: memref.view %{{.*}}[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xi32
+// CHECK: arith.muli %{{.*}}, %c128 : index
+// CHECK-NOT: gpu.barrier
+gpu.module @whole_warp_select {
+  gpu.func @whole_warp_select(%in: memref<4xi32>, %out: memref<4xi32>, %keep: memref<4xi8>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %w = coop.this_warp
+    %n = coop.select %w, %in into %out flags = %keep : memref<4xi8> : !coop.group<warp>, memref<4xi32>, memref<4xi32> -> i32
     gpu.return
   }
 }

@@ -59,16 +59,18 @@ LogicalResult SelectOp::verify() {
 }
 
 /// The compacted tile: CUB's BlockExchange layout, which ScatterToBlocked
-/// uses. A logical warp's tile takes WarpExchange's padding of powers of two
-/// past 4 items, but not its extra item a logical warp: that item shifts
-/// every other warp's tile off 16 bytes, and the blocked read back, 4 items
-/// a lane 16 bytes apart, then takes 4 loads of 4-way bank conflicts where a
-/// 16-byte load takes none (H100, the 32-lane int32 128x4 loop: 0.63 of a
-/// CUB-composed select with the extra item).
+/// uses, and WarpExchange's per logical warp, but for a whole warp's extra
+/// item: that item shifts every other warp's tile off 16 bytes, and the
+/// blocked read back, 4 items a lane 16 bytes apart, then takes 4 loads of
+/// 4-way bank conflicts where one 16-byte load takes none (H100, 128x4
+/// loops against a CUB-composed select: int32 0.63 -> 1.00, float64 0.71 ->
+/// 0.97). Logical warps of 8 lanes keep it: there it spreads the groups'
+/// scatters over the banks (int32 1.08 -> 1.00 and float64 1.11 -> 0.96
+/// without it).
 static ScratchLayout tileLayout(const TileGeometry &tile) {
   ScratchLayout layout =
       cubExchangeLayout(tile, /*timeSliced=*/false, /*padPositions=*/true);
-  if (tile.warpLike) {
+  if (tile.warpLike && tile.groupSize == kWarpThreads) {
     int64_t items = tile.groupSize * tile.itemsPerThread;
     layout.groupStride = layout.padding.apply(items - 1) + 1;
     layout.elements = layout.groupStride * tile.groupsPerBlock();
