@@ -37,10 +37,35 @@ def test_butterfly_shuffles_only(width, batches, layout):
     assert nc.local_memory(nc.ptxas_report(ptx)) == []
     assert ".shared" not in ptx
     assert not re.search(r"\bbar\.sync\b|\bbarrier\.sync\b", ptx)
-    size = width or 32
+    assert _shuffles(ptx) == _exchanged(batches, width or 32, layout)
+
+
+def _exchanged(batches, size, layout):
+    """Shuffles of recursive halving: at distance d every pair of partials (owner bits d clear
+    and set) whose lower half holds a batch takes one shuffle; a pair of padding partials
+    (padded up to a whole number of slots) none."""
     slots = -(-batches // size)
-    # A lane hands over half its partial results at each of log2(W) steps.
-    assert _shuffles(ptx) == slots * (size - 1)
+
+    def first_batch(lane, slot):
+        return lane + slot * size if layout == "striped" else lane * slots + slot
+
+    partials = {(lane, slot) for lane in range(size) for slot in range(slots)}
+    count, distance = 0, size // 2
+    while distance:
+        count += sum(1 for lane, slot in partials
+                     if lane & distance and first_batch(lane & ~distance, slot) < batches)
+        partials = {(lane & ~distance, slot) for lane, slot in partials}
+        distance //= 2
+    return count
+
+
+def test_whole_slots_exchange_half_a_lane_each_step():
+    """With whole slots a lane hands over half its partial results at each of log2(W) steps;
+    with fewer batches than lanes, as few shuffles as reducing each batch by itself or fewer."""
+    assert _exchanged(64, 32, "striped") == 2 * 31
+    assert _exchanged(8, 32, "striped") == 8 + 8 + 4 + 2 + 1
+    assert _exchanged(1, 32, "blocked") == 5
+    assert _exchanged(40, 32, "striped") == 31 + (8 + 8 + 4 + 2 + 1)  # slot 1: lanes 0..7
 
 
 def test_64_bit_items_take_two_shuffles_each():
@@ -72,7 +97,8 @@ def test_a_scalar_is_one_batch(width):
     kernel = cm.reduce_batched_scalar_kernel(width, "max")
     ptx = _ptx(kernel, [types.float32[::1], types.float32[::1]])
     assert nc.local_memory(nc.ptxas_report(ptx)) == []
-    assert _shuffles(ptx) == (width or 32) - 1
+    # One batch: a plain butterfly reduction, log2(W) shuffles.
+    assert _shuffles(ptx) == (width or 32).bit_length() - 1
 
 
 def test_error_reduce_batched_of_a_tuple():
