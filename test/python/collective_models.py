@@ -17,6 +17,7 @@ from cuda.coop._models import (
     TIME_SLICED_MODES,
     WARP_EXCHANGE_MODES,
     exchange_model,
+    histogram_model,
     identity,
     reduce_batched_model,
     reduce_batched_specified,
@@ -31,6 +32,7 @@ from cuda.coop._models import (
 # The models are re-exported: the GPU tests compare the kernels below with them.
 __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUFFLE_MODES",
            "TIME_SLICED_MODES", "WARP_EXCHANGE_MODES", "exchange_kernel", "exchange_model",
+           "histogram_kernel", "histogram_model",
            "identity", "prefix_scan_kernel", "reduce_batched_kernel", "reduce_batched_model",
            "reduce_batched_scalar_kernel",
            "reduce_batched_specified", "reduce_kernel", "reduce_model",
@@ -463,3 +465,78 @@ def reduce_batched_scalar_kernel(width, binary_op):
         dst[t] = coop.reduce_batched(group(), src[t], binary_op=binary_op)
     return kernel
 
+
+
+@functools.cache
+def histogram_kernel(threads: int, ipt: int, bins: int, mode: str, slots=None,
+                     counter_dtype=None, scalar: bool = False, with_valid: bool = False):
+    """Block b's tile is src[b*T*n:(b+1)*T*n] (n = ipt, 1 for a scalar; blocked order).
+    mode "fresh": dst[(b*T + t)*S + i] gets slot i of thread t's counters (S slots, `slots`
+    or ceil(bins/T)); "accumulate": the counters of the tile plus those of the same tile of
+    src2; "shared": dst[b*bins + k] gets bin k of block b, counted into a shared array;
+    "global": dst (bins counters, zeroed by the caller) receives the whole grid's counts.
+    `valid` (the kernel's last argument) is passed as valid_items where `with_valid`."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    n = 1 if scalar else ipt
+    stripes = slots or -(-bins // threads)
+    shared_dtype = counter_dtype or np.int32
+
+    if scalar:
+        def samples_of(src, base, t):
+            return src[base + t]
+    else:
+        def samples_of(src, base, t):
+            items = coop.ThreadData(n)
+            coop.load(coop.this_block(), src, items, offset=base)
+            return items
+    samples_of = cuda.jit(device=True, inline="always")(samples_of)
+
+    if with_valid:
+        def count(samples, valid, accumulate, out):
+            return coop.histogram(coop.this_block(), samples, bins=bins,
+                                  bins_per_thread=slots, counter_dtype=counter_dtype,
+                                  valid_items=valid, accumulate=accumulate, out=out)
+    else:
+        def count(samples, valid, accumulate, out):
+            return coop.histogram(coop.this_block(), samples, bins=bins,
+                                  bins_per_thread=slots, counter_dtype=counter_dtype,
+                                  accumulate=accumulate, out=out)
+    count = cuda.jit(device=True, inline="always")(count)
+
+    if mode == "fresh":
+        @cuda.jit
+        def kernel(src, src2, dst, valid):
+            t = linear_tid()
+            counters = count(samples_of(src, cuda.blockIdx.x * threads * n, t), valid,
+                             None, None)
+            for i in range(stripes):
+                dst[(cuda.blockIdx.x * threads + t) * stripes + i] = counters[i]
+    elif mode == "accumulate":
+        @cuda.jit
+        def kernel(src, src2, dst, valid):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            first = count(samples_of(src, base, t), valid, None, None)
+            counters = count(samples_of(src2, base, t), valid, first, None)
+            for i in range(stripes):
+                dst[(cuda.blockIdx.x * threads + t) * stripes + i] = counters[i]
+    elif mode == "shared":
+        @cuda.jit
+        def kernel(src, src2, dst, valid):
+            t = linear_tid()
+            hist = cuda.shared.array(bins, shared_dtype)
+            for k in range(t, bins, threads):
+                hist[k] = 0
+            count(samples_of(src, cuda.blockIdx.x * threads * n, t), valid, None, hist)
+            for k in range(t, bins, threads):
+                dst[cuda.blockIdx.x * bins + k] = hist[k]
+    else:
+        @cuda.jit
+        def kernel(src, src2, dst, valid):
+            t = linear_tid()
+            count(samples_of(src, cuda.blockIdx.x * threads * n, t), valid, None, dst)
+    return kernel

@@ -37,6 +37,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateReduceBatchedPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
   lowering::populateSelectPatterns(patterns, sm);
+  lowering::populateHistogramPatterns(patterns);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

@@ -181,6 +181,7 @@ void populateExchangePatterns(RewritePatternSet &patterns);
 void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
 void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
+void populateHistogramPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coop::lowering
 

@@ -27,6 +27,9 @@ ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"
 ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
 BatchLayout = Literal["striped", "blocked"]
+HistogramAlgorithm = Literal["atomic"]
+# A histogram's counter dtype: numpy.int32, numpy.uint32, numpy.int64, numpy.uint64 or int.
+CounterDType = type
 # A select's predicate: a function of one item returning a bool.
 Predicate = Callable[[Any], bool]
 
@@ -368,3 +371,23 @@ def reduce_batched(warp_group: WarpGroup, value: ThreadDataLike[_CommonNumericT]
 def reduce_batched(warp_group: WarpGroup, value: _CommonNumericT, /, *,
                    binary_op: BinaryOp = "sum",
                    output_layout: BatchLayout = "striped") -> _CommonNumericT: ...
+@overload
+def histogram(block: BlockGroup, samples: ThreadDataLike[int] | int, /, *,
+              bins: int,
+              bins_per_thread: int | None = None,
+              counter_dtype: CounterDType = ...,
+              algorithm: HistogramAlgorithm = "atomic",
+              valid_items: ValidItems | None = None,
+              accumulate: ThreadDataLike[int] | None = None,
+              out: None = None,
+              temp_storage: TempStorageLike | None = None) -> ThreadDataLike[int]: ...
+@overload
+def histogram(block: BlockGroup, samples: ThreadDataLike[int] | int, /, *,
+              bins: int,
+              bins_per_thread: None = None,
+              counter_dtype: CounterDType = ...,
+              algorithm: HistogramAlgorithm = "atomic",
+              valid_items: ValidItems | None = None,
+              accumulate: None = None,
+              out: object,
+              temp_storage: TempStorageLike | None = None) -> None: ...

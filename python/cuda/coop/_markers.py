@@ -199,3 +199,15 @@ def reduce_batched(warp_group, value, /, *, binary_op="sum", output_layout="stri
     payload of ceil(B/W) slots, striped (slot i of lane r: batch r + i*W) or
     blocked (batch r*ceil(B/W) + i)."""
     _outside_kernel("reduce_batched")
+
+
+def histogram(block, samples, /, *, bins, bins_per_thread=None, counter_dtype=None,
+              algorithm="atomic", valid_items=None, accumulate=None, out=None,
+              temp_storage=None):
+    """Count the block's samples (bin numbers) into ``bins`` bins (CUB's
+    BlockHistogram): returns fresh striped counters (slot i of thread t: bin
+    ``t + i*T``), plus ``accumulate``'s counts when given; with ``out`` (a
+    shared or global array the caller zeroes) adds the counts into it by
+    atomics and returns None. Samples outside ``[0, bins)`` and past
+    ``valid_items`` are not counted."""
+    _outside_kernel("histogram")

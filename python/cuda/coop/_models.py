@@ -269,3 +269,24 @@ def reduce_batched_specified(width: int, batches: int, layout: str = "striped") 
     b = r + i * width if layout == "striped" else r * slots + i
     return b < batches
 
+
+
+def histogram_model(samples: np.ndarray, bins: int, threads: int, slots: int | None = None,
+                    valid: int | None = None, accumulate: np.ndarray | None = None,
+                    dtype=np.int32) -> np.ndarray:
+    """One block's histogram: `samples` is the block's tile in blocked order
+    ([threads, ipt] or [threads]); samples outside [0, bins) (as their
+    integers) and at or past `valid` are not counted. Returns the fresh
+    striped counters, [threads, slots]: slot i of thread t holds bin t + i*T
+    (0 past the last bin), plus `accumulate`'s."""
+    flat = np.asarray(samples).reshape(-1).astype(np.int64)
+    if valid is not None:
+        flat = flat[:valid]
+    counts = np.bincount(flat[(flat >= 0) & (flat < bins)], minlength=bins)
+    slots = -(-bins // threads) if slots is None else slots
+    out = np.zeros(slots * threads, dtype)
+    out[:bins] = counts
+    striped = out.reshape(slots, threads).T.copy()
+    if accumulate is not None:
+        striped = striped + accumulate.astype(dtype)
+    return striped

@@ -199,3 +199,20 @@ func.func @reduce_batched(%rows: memref<64xf32>, %sums: memref<2xf32>, %x: memre
   coop.reduce_batched %w, %rows into %sums combiner = @my_min : !coop.group<warp>, memref<64xf32>, memref<2xf32>
   return
 }
+
+// CHECK-LABEL: gpu.func @histogram
+gpu.module @histograms {
+  gpu.func @histogram(%s: memref<4xi8>, %c: memref<2xi32>, %a: memref<2xi32>, %g: memref<?xi64>, %h: memref<64xi32, #gpu.address_space<workgroup>>, %x: i32, %n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // CHECK: coop.histogram %{{.*}}, %{{.*}} into %{{.*}} bins = 256 unsigned valid_items = %{{.*}} : !coop.group<block>, memref<4xi8>, memref<2xi32>
+    coop.histogram %b, %s into %c bins = 256 unsigned valid_items = %n : !coop.group<block>, memref<4xi8>, memref<2xi32>
+    // CHECK: coop.histogram %{{.*}}, %{{.*}} into %{{.*}} accumulate = %{{.*}} : memref<2xi32> bins = 200 : !coop.group<block>, memref<4xi8>, memref<2xi32>
+    coop.histogram %b, %s into %c accumulate = %a : memref<2xi32> bins = 200 : !coop.group<block>, memref<4xi8>, memref<2xi32>
+    // CHECK: coop.histogram %{{.*}}, %{{.*}} out = %{{.*}} : memref<?xi64> bins = 1000 : !coop.group<block>, i32
+    coop.histogram %b, %x out = %g : memref<?xi64> bins = 1000 : !coop.group<block>, i32
+    // CHECK: coop.histogram %{{.*}}, %{{.*}} out = %{{.*}} : memref<64xi32, #gpu.address_space<workgroup>> bins = 64 : !coop.group<block>, memref<4xi8>
+    coop.histogram %b, %s out = %h : memref<64xi32, #gpu.address_space<workgroup>> bins = 64 algorithm = atomic : !coop.group<block>, memref<4xi8>
+    gpu.return
+  }
+}

@@ -27,6 +27,7 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     exchange,
     exclusive_scan,
     exclusive_sum,
+    histogram,
     inclusive_scan,
     inclusive_sum,
     load,
@@ -61,7 +62,7 @@ def __getattr__(name):
 __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
-    "exclusive_sum", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "reduce_batched", "register",
+    "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "reduce_batched", "register",
     "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
     "this_thread", "this_warp",
 ]

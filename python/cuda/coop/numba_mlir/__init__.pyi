@@ -9,6 +9,8 @@ from numpy.typing import NDArray
 from .. import BlockExchangeMode as _BlockExchangeMode
 from .. import BlockGroup as _BlockGroup
 from .. import BatchLayout as _BatchLayout
+from .. import CounterDType as _CounterDType
+from .. import HistogramAlgorithm as _HistogramAlgorithm
 from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
 from .. import PrefixOp as _PrefixOp
@@ -438,3 +440,23 @@ def reduce_batched(warp_group: _WarpGroup, value: _CommonNumericT, /, *,
 def reduce_batched(warp_group: _WarpGroup, value: NDArray[Any], /, *,
                    binary_op: _BinaryOp = "sum",
                    output_layout: _BatchLayout = "striped") -> NDArray[Any]: ...
+@overload
+def histogram(block: _BlockGroup, samples: ThreadDataLike[int] | NDArray[Any] | int, /, *,
+              bins: int,
+              bins_per_thread: int | None = None,
+              counter_dtype: _CounterDType = ...,
+              algorithm: _HistogramAlgorithm = "atomic",
+              valid_items: _ValidItems | None = None,
+              accumulate: ThreadDataLike[int] | NDArray[Any] | None = None,
+              out: None = None,
+              temp_storage: TempStorageLike | None = None) -> ThreadDataLike[int]: ...
+@overload
+def histogram(block: _BlockGroup, samples: ThreadDataLike[int] | NDArray[Any] | int, /, *,
+              bins: int,
+              bins_per_thread: None = None,
+              counter_dtype: _CounterDType = ...,
+              algorithm: _HistogramAlgorithm = "atomic",
+              valid_items: _ValidItems | None = None,
+              accumulate: None = None,
+              out: NDArray[Any],
+              temp_storage: TempStorageLike | None = None) -> None: ...

@@ -13,20 +13,21 @@ from the launch configuration the planner required.
 from __future__ import annotations
 
 import functools
+import math
 
-from numba_cuda_mlir import types
+from numba_cuda_mlir import cuda, types
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 
-from .. import _groups, _markers, _spellings
+from .. import _groups, _markers, _ods, _spellings
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
 from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
 from ._operators import is_operator_function, link_operator, link_predicate, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
-from ._planner import _root
+from ._planner import _resolve, _root
 from ._sites import Site
 from ._types import GroupType, StatefulFunctionType, TempStorageType
 
@@ -124,6 +125,9 @@ def _lower(operation, builder, target, args, kwargs):
     for option in operation.options:
         if option.kind in ("choice", "flag"):
             call.attributes[option.name] = _literal_option(call, option)
+        elif option.kind == "integer" and call.given(option.name) and \
+                option.name in _ODS_ATTRIBUTES[operation.dialect_op]:
+            call.attributes[option.name] = _integer_option(call, option.name)
     value = element = dtype = None
     for role in operation.positional[1:]:
         var = call.args[role]
@@ -184,6 +188,9 @@ def _lower(operation, builder, target, args, kwargs):
         slots = -(-ir.MemRefType(value.type).shape[0] // width)
         output = _fresh_payload(builder, value, slots)
         call.operands.append(("output", output))
+    elif operation.result == "counters" and not call.given("out"):
+        output = _counters_payload(call)
+        call.operands.append(("output", output))
     items = ir.MemRefType(value.type).shape[0] if value is not None and not scalar else None
     for option in operation.options:
         if option.name in call.skipped or not call.given(option.name):
@@ -202,6 +209,14 @@ def _lower(operation, builder, target, args, kwargs):
                 call, var, f"coop.{operation.name}'s {option.name}", items)))
         elif option.kind == "flags":
             call.operands.append((option.name, builder.load_var(var)))
+        elif option.kind == "counters":
+            call.operands.append((option.name, _payload_operand(
+                call, var, f"coop.{operation.name}'s {option.name}")))
+        elif option.kind == "array":
+            array = _memory_operand(call, option.name, var)
+            if _is_shared_array(call, var):
+                array = _in_shared_space(array)
+            call.operands.append((option.name, array))
         elif option.kind == "prefix" and isinstance(call.numba_type(var),
                                                       StatefulFunctionType):
             # The StatefulFunction's value is its state, as its function takes it.
@@ -239,6 +254,10 @@ def _lower(operation, builder, target, args, kwargs):
         results = [builder.load_var(payload)]
     if results:
         builder.store_var(target, tuple(results) if tupled else results[0])
+    else:
+        # A call that returns None still assigns its target (a helper may return it), as
+        # Numba-CUDA-MLIR assigns a None constant: the MLIR none type.
+        builder.store_var(target, ir.NoneType.get())
 
 
 def _site_type(mlir_type, item_storage, element) -> str:
@@ -275,8 +294,104 @@ def _select_rules(call, scalar):
                    "compute the flags")
 
 
+# The counter dtypes a histogram takes (CUB's counters are any integer; these
+# are the widths shared-memory atomics add).
+_COUNTER_DTYPES = (types.int32, types.uint32, types.int64, types.uint64)
+
+
+def _histogram_rules(call, scalar):
+    if not call.given("bins"):
+        call.error("coop.histogram needs bins=, the number of bins (a compile-time int)")
+    bins = _integer_option(call, "bins")
+    if bins < 1:
+        call.error(f"coop.histogram's bins must be at least 1; got {bins}")
+    samples = call.numba_type(call.args["value"])
+    samples = getattr(samples, "dtype", samples)
+    if isinstance(samples, types.Integer) and not samples.signed:
+        call.attributes["unsigned"] = True
+    if call.given("out"):
+        for option in ("accumulate", "bins_per_thread"):
+            if call.given(option):
+                call.error(f"coop.histogram adds into out and returns nothing: {option} "
+                           f"applies to fresh counters; remove {option} or out")
+        out = call.numba_type(call.options["out"]).dtype
+        if out not in _COUNTER_DTYPES:
+            call.error(f"coop.histogram's out must hold counters of "
+                       f"{', '.join(map(str, _COUNTER_DTYPES))}; got an array of {out}")
+        if call.given("counter_dtype") and _counter_dtype(call) != out:
+            call.error(f"coop.histogram's counter_dtype ({_counter_dtype(call)}) differs from "
+                       f"out's dtype ({out}); out's dtype is the counters' (drop "
+                       "counter_dtype)")
+        return
+    threads = math.prod(_block_dims(call.builder, call.where))
+    slots = _counter_slots(call)
+    if slots * threads < bins:
+        call.error(f"coop.histogram's counters hold {slots} bins a thread ({slots * threads} "
+                   f"in a block of {threads}); {bins} bins need bins_per_thread >= "
+                   f"{-(-bins // threads)}")
+
+
+def _counter_dtype(call):
+    """The counters' dtype: accumulate's, else counter_dtype (int: int32), else int32."""
+    if call.given("accumulate"):
+        return call.numba_type(call.options["accumulate"]).dtype
+    if not call.given("counter_dtype"):
+        return types.int32
+    given = call.numba_type(call.options["counter_dtype"])
+    dtype = getattr(given, "instance_type", None)
+    if getattr(given, "typing_key", None) is int:
+        dtype = types.int32
+    if dtype not in _COUNTER_DTYPES:
+        call.error(f"coop.histogram's counter_dtype must be one of "
+                   f"{', '.join('numpy.' + str(t) for t in _COUNTER_DTYPES)} (int: int32); "
+                   f"got {given}")
+    return dtype
+
+
+def _counter_slots(call) -> int:
+    """Counters a thread holds: accumulate's, else bins_per_thread, else ceil(bins / T)."""
+    if call.given("accumulate"):
+        accumulate = _payload_operand(call, call.options["accumulate"],
+                                      "coop.histogram's accumulate")
+        slots = ir.MemRefType(accumulate.type).shape[0]
+        if call.given("bins_per_thread") and _integer_option(call, "bins_per_thread") != slots:
+            call.error(f"coop.histogram's accumulate holds {slots} counters a thread; "
+                       f"bins_per_thread={_integer_option(call, 'bins_per_thread')} differs "
+                       "(drop bins_per_thread: accumulate decides it)")
+        return slots
+    if call.given("bins_per_thread"):
+        slots = _integer_option(call, "bins_per_thread")
+        if slots < 1:
+            call.error(f"coop.histogram's bins_per_thread must be at least 1; got {slots}")
+        return slots
+    threads = math.prod(_block_dims(call.builder, call.where))
+    return -(-_integer_option(call, "bins") // threads)
+
+
+def _counters_payload(call):
+    """Fresh counters for a histogram, in the entry block (promoted to registers)."""
+    memref_type = ir.MemRefType.get([_counter_slots(call)],
+                                    call.builder.get_mlir_type(_counter_dtype(call)))
+    with call.builder.alloca_insertion_point():
+        return memref.alloca(memref_type, [], [])
+
+
+def _integer_option(call, name) -> int:
+    value_type = call.numba_type(call.options[name])
+    if not isinstance(value_type, types.IntegerLiteral):
+        call.error(f"coop.{call.operation.name}'s {name} must be a compile-time int (a "
+                   f"literal, or a global or closure variable); got a value of type "
+                   f"{value_type} known only at run time")
+    return value_type.literal_value
+
+
 # Rules of one operation that the table's option kinds do not express.
-_RULES = {"shuffle": _shuffle_rules, "select": _select_rules}
+_RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
+          "histogram": _histogram_rules}
+
+# The attributes each op of the dialect has (the integer options that are
+# attributes; the others size the result).
+_ODS_ATTRIBUTES = {name: dict(spec["attributes"]) for name, spec in _ods.OPS.items()}
 
 
 def _read_only_argument(call, var) -> bool:
@@ -304,6 +419,41 @@ def _read_only_argument(call, var) -> bool:
             return False
         var = definition.value
     return False
+
+
+def _is_shared_array(call, var, depth=0) -> bool:
+    """Whether `var` is a shared array made in the kernel (a `cuda.shared.array` or a
+    TempStorage's `reserve`, through copies, inlined helpers and slices): Numba passes
+    it in the generic address space, which the op would take for global memory."""
+    func_ir = call.builder.func_ir
+    try:
+        definition = func_ir.get_definition(_root(func_ir, var))
+    except Exception:
+        return False
+    if not isinstance(definition, nir.Expr) or depth > 16:
+        return False
+    if definition.op in ("getitem", "static_getitem"):
+        return _is_shared_array(call, definition.value, depth + 1)
+    if definition.op != "call":
+        return False
+    if _resolve(func_ir, definition.func) is cuda.shared.array:
+        return True
+    try:
+        method = func_ir.get_definition(definition.func)
+    except Exception:
+        return False
+    return isinstance(method, nir.Expr) and method.op == "getattr" and \
+        method.attr == "reserve" and \
+        isinstance(call.numba_type(method.value), TempStorageType)
+
+
+def _in_shared_space(array):
+    """`array` (a generic memref of a shared array) in the workgroup address space."""
+    memref_type = ir.MemRefType(array.type)
+    shared = ir.MemRefType.get(memref_type.shape, memref_type.element_type,
+                               memref_type.layout,
+                               ir.Attribute.parse("#gpu.address_space<workgroup>"))
+    return memref.memory_space_cast(shared, array)
 
 
 def _memory_operand(call, role, var):

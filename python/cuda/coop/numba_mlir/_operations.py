@@ -22,7 +22,12 @@ Option kinds:
   for a scalar value one integer or bool (a selection);
 * ``predicate``: a function of one item returning a bool (a selection);
 * ``storage``: a ``TempStorage``;
-* ``integer``: a compile-time int (a reserved array's count, alignment);
+* ``integer``: a compile-time int (a reserved array's count, alignment, a
+  histogram's bins); an attribute where the op has one of its name;
+* ``dtype``: a compile-time numeric type (``numpy.int32``, ``int``);
+* ``counters``: a payload of counters from an earlier call, of any size;
+* ``array``: a one-dimensional device array (global or shared) the
+  operation updates;
 * ``operator``: a named operator among ``choices`` or a function of two
   items (reductions and scans);
 * ``prefix``: a ``StatefulFunction`` whose function seeds each block scan
@@ -61,7 +66,9 @@ class Operation:
     # value; "item": one item (a reduction); "payload": the payload it filled;
     # "batches": a new payload of the value's items, one slot per group
     # size's worth of the value's slots (a batched reduction's results; a
-    # scalar value is one batch, and the result its scalar).
+    # scalar value is one batch, and the result its scalar); "counters": a
+    # new payload of counters (a histogram's), or none where an array
+    # receives them.
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -149,6 +156,7 @@ REDUCE_ALGORITHMS = _cases("ReduceAlgorithm")
 SCAN_ALGORITHMS = _cases("ScanAlgorithm")
 SCAN_MODES = _cases("ScanMode")
 BATCH_LAYOUTS = _cases("BatchLayout")
+HISTOGRAM_ALGORITHMS = _cases("HistogramAlgorithm")
 
 
 _TILE_OPTIONS = (Option("algorithm", "choice", "direct", BLOCK_ALGORITHMS),
@@ -240,6 +248,17 @@ OPERATIONS.update({op.marker: op for op in (
                Option("valid_items", "index"), _STORAGE),
               result="fresh", scalar_value=True, dialect_op="coop.select",
               ods=(("value", "input"),), counted=True),
+)})
+
+OPERATIONS.update({op.marker: op for op in (
+    Operation("histogram", _markers.histogram, ("group", "value"),
+              (Option("bins", "integer"), Option("bins_per_thread", "integer"),
+               Option("counter_dtype", "dtype"),
+               Option("algorithm", "choice", "atomic", HISTOGRAM_ALGORITHMS),
+               Option("valid_items", "index"), Option("accumulate", "counters"),
+               Option("out", "array"), _STORAGE),
+              result="counters", scalar_value=True, dialect_op="coop.histogram",
+              ods=(("value", "samples"), ("unsigned", "is_unsigned"))),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage

@@ -246,6 +246,8 @@ def _operation_template(operation):
                 result = value.dtype if isinstance(value, types.Array) else value
             elif operation.result == "payload":
                 result = given["payload"]
+            elif operation.result == "counters":
+                result = _counters_type(operands, item, name)
             if any(_literal(kws.get(flag), f"coop.{name}'s {flag}")
                    for flag in operation.result_flags):
                 result = types.Tuple((result, item))
@@ -254,6 +256,32 @@ def _operation_template(operation):
             return signature(result, *args, *kws.values())
 
     return Template
+
+
+def _counters_type(operands, samples, name):
+    """A histogram's result: None with `out`; else counters of accumulate's dtype, else of
+    counter_dtype (the lowering checks it), else int32."""
+    if not isinstance(samples, types.Integer):
+        raise TypingError(f"coop.{name}'s samples must be integers (bin numbers); got "
+                          f"{samples} (compute each sample's bin first)")
+    out = operands.get("out")
+    if _given(out):
+        if not (isinstance(out, types.Array) and out.ndim == 1):
+            raise TypingError(f"coop.{name}'s out must be a one-dimensional device or shared "
+                              f"array of counters; got {out}")
+        return types.none
+    accumulate = operands.get("accumulate")
+    if _given(accumulate):
+        if not (isinstance(accumulate, types.Array) and accumulate.ndim == 1 and
+                isinstance(accumulate.dtype, types.Integer)):
+            raise TypingError(f"coop.{name}'s accumulate must be counters from an earlier "
+                              f"call (a payload of integers); got {accumulate}")
+        return accumulate.copy(layout="C", readonly=False)
+    dtype = operands.get("counter_dtype")
+    counter = getattr(dtype, "instance_type", types.int32) if _given(dtype) else types.int32
+    if not isinstance(counter, types.Integer):
+        counter = types.int32
+    return types.Array(counter, 1, "C")
 
 
 def _given(value_type) -> bool:

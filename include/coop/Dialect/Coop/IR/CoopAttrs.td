@@ -237,4 +237,21 @@ def Coop_BatchLayoutAttr : EnumAttr<Coop_Dialect, Coop_BatchLayout,
   }];
 }
 
+def Coop_HistogramAlgorithm : I32EnumAttr<"HistogramAlgorithm",
+    "how a block histogram counts its samples", [
+    I32EnumAttrCase<"atomic", 0>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_HistogramAlgorithmAttr : EnumAttr<Coop_Dialect,
+    Coop_HistogramAlgorithm, "histogram_algorithm"> {
+  let summary = "how a block histogram counts its samples";
+  let description = [{
+    `atomic`: CUB's `BLOCK_HISTO_ATOMIC`, one shared-memory atomic add a
+    sample.
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPATTRS_TD

@@ -752,4 +752,92 @@ def Coop_SelectOp : Coop_Op<"select", [AttrSizedOperandSegments,
   }];
 }
 
+def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess", "getBlockPrimitive"]>]> {
+  let summary = "count a block's samples into bins";
+  let description = [{
+    CUB's `BlockHistogram`: each of the block's samples (integers; a
+    payload, or one scalar a thread) is a bin number, and the op counts how
+    many samples fall in each of `bins` bins. Samples outside `[0, bins)`
+    (as signed integers, or as unsigned ones with `unsigned`) and, with
+    `valid_items`, samples at or past that blocked position are not counted.
+
+    Exactly one destination:
+    * `into %output`: fresh striped counters, slot i of thread t holding bin
+      `t + i*T` (T threads; slots past `bins` hold 0), plus, with
+      `accumulate` (counters of the output's type from an earlier call),
+      that payload's counts (CUB's `Composite`);
+    * `out = %array`: a 1-D array of at least `bins` counters in shared
+      memory (`#gpu.address_space<workgroup>`) or global memory, which the
+      op adds its counts into by atomics; the caller zeroes it. A shared
+      array is synchronized before and after (a block barrier each), so the
+      block may zero it just before and read it just after.
+
+    `atomic` (CUB's `BLOCK_HISTO_ATOMIC`): fresh counters and a global
+    array count in the op's scratch: every thread zeroes its striped
+    counters, a barrier, one shared atomic add a counted sample, a barrier,
+    then each thread reads its counters (or adds each non-zero one to the
+    global array by one atomic). A shared array takes the samples' atomics
+    directly.
+
+    Rules checked here: blocks only; integer samples; exactly one of the
+    output and `out`; counters of 32 or 64 bits; `accumulate` only with an
+    output, of its type; `bins` positive; an output of at least
+    `ceil(bins / T)` slots (where the block size is known).
+
+    ```mlir
+    coop.histogram %block, %samples into %counts bins = 256
+        : !coop.group<block>, memref<4xi8>, memref<2xi32>
+    coop.histogram %block, %samples out = %hist : memref<?xi64> bins = 64
+        unsigned : !coop.group<block>, memref<4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    AnyTypeOf<[Coop_Payload, I8, I16, I32, I64]>:$samples,
+    Optional<Coop_Payload>:$output,
+    Optional<Coop_Payload>:$accumulate,
+    Optional<MemRefRankOf<[I32, I64], [1]>>:$out,
+    Optional<Index>:$valid_items,
+    Optional<Coop_TempStorage>:$temp_storage,
+    I64Attr:$bins,
+    DefaultValuedAttr<Coop_HistogramAlgorithmAttr,
+                      "::mlir::coop::HistogramAlgorithm::atomic">:$algorithm,
+    UnitAttr:$is_unsigned);
+  let assemblyFormat = [{
+    $group `,` $samples (`into` $output^)?
+    (`out` `=` $out^ `:` type($out))?
+    (`accumulate` `=` $accumulate^ `:` type($accumulate))?
+    `bins` `=` $bins
+    (`algorithm` `=` `` $algorithm^)? (`unsigned` $is_unsigned^)?
+    (`valid_items` `=` $valid_items^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($samples)
+    (`,` type($output)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(getSamples().getType()))
+        return memref.getDimSize(0);
+      return 1;
+    }
+    ::mlir::Type getItemType() {
+      ::mlir::Type type = getSamples().getType();
+      if (auto memref = ::llvm::dyn_cast<::mlir::MemRefType>(type))
+        return memref.getElementType();
+      return type;
+    }
+    /// The counters' type: the output's items, or the `out` array's.
+    ::mlir::Type getCounterType() {
+      ::mlir::Value counters = getOutput() ? getOutput() : getOut();
+      return ::llvm::cast<::mlir::MemRefType>(counters.getType()).getElementType();
+    }
+    /// Whether `out` is an array in shared memory.
+    bool hasSharedOut();
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

@@ -1,0 +1,213 @@
+"""histogram through the Numba backend, compile-only: fresh counters, an
+earlier call's counters, shared and global arrays compile without local
+memory, with CUB's atomic histogram (one shared atomic a sample between the
+zeroing and the reading barriers; one global atomic a bin and thread for a
+global array); every misuse is a compile-time error naming the operand and
+the fix."""
+
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba_cuda_mlir")
+
+import collective_models as cm  # noqa: E402
+import cuda.coop.numba_mlir  # noqa: E402,F401 -- the backend, even where cuda.coop came first
+import numba_compile as nc  # noqa: E402
+from numba_cuda_mlir import cuda, types  # noqa: E402
+
+from cuda import coop  # noqa: E402
+
+U8 = types.uint8[::1]
+I32 = types.int32[::1]
+U32 = types.uint32[::1]
+I64 = types.int64[::1]
+U64 = types.uint64[::1]
+F32 = types.float32[::1]
+
+
+def _ptx(kernel, argtypes, block=(128,)):
+    return nc.compile_for_launch(kernel, argtypes, block).metadata["ptx"]
+
+
+def _block_barriers(ptx):
+    return len(re.findall(r"\bbar\.sync\b|\bbarrier\.sync\b", ptx))
+
+
+def _shared_reds(ptx, bits=32):
+    return len(re.findall(rf"\bred\.shared\.add\.u{bits}\b", ptx))
+
+
+def _global_reds(ptx, bits=32):
+    return len(re.findall(rf"\bred\.add\.u{bits}\b", ptx))
+
+
+def _no_local_memory(ptx):
+    assert nc.local_memory(nc.ptxas_report(ptx)) == []
+
+
+@pytest.mark.parametrize("scalar", (False, True))
+def test_fresh_counters_take_one_shared_atomic_a_sample_between_two_barriers(scalar):
+    kernel = cm.histogram_kernel(128, 4, 256, "fresh", scalar=scalar)
+    ptx = _ptx(kernel, [U8, U8, I32, types.int32])
+    _no_local_memory(ptx)
+    assert _block_barriers(ptx) == 2
+    assert _shared_reds(ptx) == (1 if scalar else 4)
+    assert _global_reds(ptx) == 0
+
+
+def test_64_bit_counters_add_in_64_bits():
+    kernel = cm.histogram_kernel(128, 4, 256, "fresh", counter_dtype=np.uint64)
+    ptx = _ptx(kernel, [U8, U8, U64, types.int32])
+    _no_local_memory(ptx)
+    assert _shared_reds(ptx, 64) == 4
+    assert _shared_reds(ptx, 32) == 0
+
+
+def test_accumulate_adds_the_earlier_counters():
+    kernel = cm.histogram_kernel(128, 4, 300, "accumulate")
+    ptx = _ptx(kernel, [I32, I32, I32, types.int32])
+    _no_local_memory(ptx)
+    # Two histograms, and a reuse barrier between the first's reads and the second's zeroing.
+    assert _block_barriers(ptx) == 5
+    assert _shared_reds(ptx) == 8
+
+
+def test_shared_out_synchronizes_before_and_after_and_takes_no_scratch():
+    kernel = cm.histogram_kernel(128, 4, 256, "shared")
+    ptx = _ptx(kernel, [U8, U8, I32, types.int32])
+    _no_local_memory(ptx)
+    assert _block_barriers(ptx) == 2
+    assert _shared_reds(ptx) == 4
+    # The user's array alone (256 int32 counters).
+    sizes = [int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx)]
+    assert sizes == [1024]
+
+
+def test_global_out_adds_one_atomic_a_bin_and_thread():
+    """A whole-array histogram: the block counts in shared memory, then each thread adds
+    its non-zero counters (ceil(bins / T) of them) to the global array."""
+    kernel = cm.histogram_kernel(128, 4, 1000, "global", counter_dtype=np.uint32)
+    ptx = _ptx(kernel, [I32, I32, U32, types.int32])
+    _no_local_memory(ptx)
+    assert _shared_reds(ptx) == 4
+    assert _global_reds(ptx) == -(-1000 // 128)
+
+
+def test_partial_tiles_and_narrow_bins_compile():
+    kernel = cm.histogram_kernel(96, 3, 7, "fresh", slots=2, with_valid=True)
+    _no_local_memory(_ptx(kernel, [I32, I32, I32, types.int32], block=(96,)))
+
+
+def _error(kernel_body, argtypes=(U8, I32), block=(128,)):
+    with pytest.raises(Exception) as info:
+        nc.compile_for_launch(cuda.jit(kernel_body), list(argtypes), block)
+    return str(info.value)
+
+
+
+
+def test_error_histogram_needs_bins():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items)
+        dst[0] = counts[0]
+
+    assert "coop.histogram needs bins=, the number of bins (a compile-time int)" in \
+        _error(kernel)
+
+
+def test_error_bins_known_only_at_run_time():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=dst[1])
+        dst[0] = counts[0]
+
+    assert "coop.histogram's bins must be a compile-time int" in _error(kernel)
+
+
+def test_error_float_samples():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=16)
+        dst[0] = counts[0]
+
+    assert "coop.histogram's samples must be integers (bin numbers); got float32" in \
+        _error(kernel, (F32, I32))
+
+
+def test_error_histogram_of_a_warp():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        counts = coop.histogram(coop.this_warp(), items, bins=16)
+        dst[0] = counts[0]
+
+    assert "is a block operation (CUB's BlockHistogram); use this_block()" in _error(kernel)
+
+
+def test_error_too_few_counters_for_the_bins():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=300, bins_per_thread=2)
+        dst[0] = counts[0]
+
+    assert "300 bins need bins_per_thread >= 3" in _error(kernel)
+
+
+def test_error_out_with_accumulate():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        first = coop.histogram(coop.this_block(), items, bins=16)
+        coop.histogram(coop.this_block(), items, bins=16, accumulate=first, out=dst)
+
+    assert "coop.histogram adds into out and returns nothing: accumulate applies to fresh " \
+        "counters" in _error(kernel)
+
+
+def test_error_counter_dtype_not_a_counter():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=16, counter_dtype=np.float32)
+        dst[0] = counts[0]
+
+    message = _error(kernel)
+    assert "coop.histogram's counter_dtype must be one of numpy.int32, numpy.uint32, " \
+        "numpy.int64, numpy.uint64" in message
+
+
+def test_error_out_of_float_counters():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        coop.histogram(coop.this_block(), items, bins=16, out=dst)
+
+    assert "coop.histogram's out must hold counters of int32, uint32, int64, uint64; got an " \
+        "array of float32" in _error(kernel, (U8, F32))
+
+
+def test_error_counter_dtype_differs_from_out():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        coop.histogram(coop.this_block(), items, bins=16, counter_dtype=np.int64, out=dst)
+
+    assert "coop.histogram's counter_dtype (int64) differs from out's dtype (int32)" in \
+        _error(kernel)
+
+
+def test_error_unknown_algorithm():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=16, algorithm="sort")
+        dst[0] = counts[0]
+
+    assert "algorithm must be one of 'atomic'; got 'sort'" in _error(kernel)
