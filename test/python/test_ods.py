@@ -37,6 +37,8 @@ def _ods_names(operation):
     map to."""
     names = {operation.ods_name(role) for role in operation.positional}
     for option in operation.options:
+        if option.name in operation.result_options:
+            continue
         names |= {operation.ods_name(option.name),
                   operation.ods_name(option.name, function=True)}
     for name, value in operation.fixed:

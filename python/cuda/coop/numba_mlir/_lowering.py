@@ -20,7 +20,7 @@ from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import arith, func, memref
 from numba_cuda_mlir.extending import lowering_registry
 
-from .. import _groups, _markers, _ods, _spellings
+from .. import _groups, _markers, _spellings
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
@@ -126,7 +126,7 @@ def _lower(operation, builder, target, args, kwargs):
         if option.kind in ("choice", "flag"):
             call.attributes[option.name] = _literal_option(call, option)
         elif option.kind == "integer" and call.given(option.name) and \
-                option.name in _ODS_ATTRIBUTES[operation.dialect_op]:
+                option.name not in operation.result_options:
             call.attributes[option.name] = _integer_option(call, option.name)
     value = element = dtype = None
     for role in operation.positional[1:]:
@@ -388,10 +388,6 @@ def _integer_option(call, name) -> int:
 # Rules of one operation that the table's option kinds do not express.
 _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
           "histogram": _histogram_rules}
-
-# The attributes each op of the dialect has (the integer options that are
-# attributes; the others size the result).
-_ODS_ATTRIBUTES = {name: dict(spec["attributes"]) for name, spec in _ods.OPS.items()}
 
 
 def _read_only_argument(call, var) -> bool:

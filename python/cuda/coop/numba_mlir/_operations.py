@@ -23,7 +23,7 @@ Option kinds:
 * ``predicate``: a function of one item returning a bool (a selection);
 * ``storage``: a ``TempStorage``;
 * ``integer``: a compile-time int (a reserved array's count, alignment, a
-  histogram's bins); an attribute where the op has one of its name;
+  histogram's bins);
 * ``dtype``: a compile-time numeric type (``numpy.int32``, ``int``);
 * ``counters``: a payload of counters from an earlier call, of any size;
 * ``array``: a one-dimensional device array (global or shared) the
@@ -83,6 +83,9 @@ class Operation:
     # The operation also returns the int32 count of the items it kept (a
     # select's): the result is a tuple (result, count).
     counted: bool = False
+    # Options that shape the result payload (its size, its dtype) instead of
+    # becoming an operand or attribute of the op.
+    result_options: tuple[str, ...] = ()
     # Other keyword spellings of options (the official cuda.coop's).
     aliases: tuple[tuple[str, str], ...] = ()
     # Roles and options whose ODS operand or attribute has another name: a
@@ -258,7 +261,8 @@ OPERATIONS.update({op.marker: op for op in (
                Option("valid_items", "index"), Option("accumulate", "counters"),
                Option("out", "array"), _STORAGE),
               result="counters", scalar_value=True, dialect_op="coop.histogram",
-              ods=(("value", "samples"), ("unsigned", "is_unsigned"))),
+              ods=(("value", "samples"), ("unsigned", "is_unsigned")),
+              result_options=("bins_per_thread", "counter_dtype")),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage
