@@ -22,6 +22,7 @@ from cuda.coop._models import (
     reduce_batched_model,
     reduce_batched_specified,
     reduce_model,
+    run_length_decode_model,
     scan_model,
     select_model,
     select_specified,
@@ -36,7 +37,7 @@ __all__ = ["BLOCK_EXCHANGE_MODES", "REDUCE_ALGORITHMS", "SCAN_ALGORITHMS", "SHUF
            "identity", "prefix_scan_kernel", "reduce_batched_kernel", "reduce_batched_model",
            "reduce_batched_scalar_kernel",
            "reduce_batched_specified", "reduce_kernel", "reduce_model",
-           "repeated_scan_kernel",
+           "repeated_scan_kernel", "run_length_decode_kernel", "run_length_decode_model",
            "positive", "running_total_function", "scan_kernel", "scan_model", "select_kernel",
            "select_model", "select_specified", "shuffle_kernel", "shuffle_model",
            "shuffle_specified"]
@@ -539,4 +540,68 @@ def histogram_kernel(threads: int, ipt: int, bins: int, mode: str, slots=None,
         def kernel(src, src2, dst, valid):
             t = linear_tid()
             count(samples_of(src, cuda.blockIdx.x * threads * n, t), valid, None, dst)
+    return kernel
+
+
+@functools.cache
+def run_length_decode_kernel(threads: int, runs: int, decoded: int, mode: str,
+                             offset_dtype=None, with_offset: bool = False):
+    """Block b's runs are values[b*T*R:(b+1)*T*R] and lengths likewise (blocked order).
+    mode "window": dst[(b*T + t)*D + k] gets decoded item offset + t*D + k of block b
+    (offset: the kernel's last argument where `with_offset`, else 0) and totals[b] the
+    stream's length; "into": the whole stream of block b goes to dst[b*capacity + offset:
+    (b + 1)*capacity] (capacity: dst.size // grid) and totals[b] its length."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+
+    if mode == "window" and with_offset:
+        def decode(values, lengths, offset):
+            return coop.run_length_decode(coop.this_block(), values, lengths,
+                                          decoded_items_per_thread=decoded,
+                                          decoded_window_offset=offset,
+                                          total_decoded_size=True,
+                                          decoded_offset_dtype=offset_dtype)
+    elif mode == "window":
+        def decode(values, lengths, offset):
+            return coop.run_length_decode(coop.this_block(), values, lengths,
+                                          decoded_items_per_thread=decoded,
+                                          total_decoded_size=True,
+                                          decoded_offset_dtype=offset_dtype)
+    decode = cuda.jit(device=True, inline="always")(decode) if mode == "window" else None
+
+    if mode == "window":
+        @cuda.jit
+        def kernel(values_src, lengths_src, dst, totals, offset):
+            block = coop.this_block()
+            base = cuda.blockIdx.x * threads * runs
+            values = coop.ThreadData(runs)
+            coop.load(block, values_src, values, offset=base)
+            lengths = coop.ThreadData(runs)
+            coop.load(block, lengths_src, lengths, offset=base)
+            items, total = decode(values, lengths, offset)
+            t = linear_tid()
+            for k in range(decoded):
+                dst[(cuda.blockIdx.x * threads + t) * decoded + k] = items[k]
+            if t == 0:
+                totals[cuda.blockIdx.x] = total
+    else:
+        @cuda.jit
+        def kernel(values_src, lengths_src, dst, totals, offset):
+            block = coop.this_block()
+            base = cuda.blockIdx.x * threads * runs
+            values = coop.ThreadData(runs)
+            coop.load(block, values_src, values, offset=base)
+            lengths = coop.ThreadData(runs)
+            coop.load(block, lengths_src, lengths, offset=base)
+            capacity = dst.size // cuda.gridDim.x
+            window = dst[cuda.blockIdx.x * capacity:(cuda.blockIdx.x + 1) * capacity]
+            total = coop.run_length_decode_into(block, values, lengths, window,
+                                                decoded_items_per_thread=decoded,
+                                                destination_offset=offset,
+                                                decoded_offset_dtype=offset_dtype)
+            if linear_tid() == 0:
+                totals[cuda.blockIdx.x] = total
     return kernel

@@ -943,14 +943,80 @@ def test_numba_reduce_batched_configurations_are_the_references():
         assert f"add_config<T, {width}, {block}, {batches}>(v);" in source
 
 
+def test_numba_histogram_configurations_are_the_references():
+    bench = _bench("numba_histogram")
+    source = (ROOT / "benchmarks" / "reference" / "cub_histogram.cu").read_text()
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 18
+    ctype = {"uint8": "uint8_t", "int32": "int32_t"}
+    for dtype, bins, block, ipt in bench.CONFIGS:
+        assert f"add<{ctype[dtype]}, {bins}, {block}, {ipt}>(v);" in source
+
+
+def test_numba_histogram_input_and_loop_model_are_the_references():
+    """The samples are cub_histogram.cu's ((uint32)(j * 2654435761) >> 12) % BINS (one period,
+    repeated) with their histogram, and the loop model built on histogram_model takes the
+    reference's host steps (verify_loop: count, then sample t*ipt+i += bin t + (i % S) * block)."""
+    bench = _bench("numba_histogram")
+    for bins in (64, 256):
+        n = 2 << (12 + bins.bit_length() - 1)  # two periods
+        samples, whole = bench.input_samples(n, np.uint8, bins)
+        j = np.arange(n, dtype=np.uint64)
+        expected = ((j * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)) >> np.uint64(12)
+        assert np.array_equal(samples, expected % bins)
+        assert np.array_equal(whole, np.bincount(samples, minlength=bins))
+
+    c = bench.Config("loop", "int32", 64, 32, 3)  # two slots a thread
+    rng = np.random.default_rng(0)
+    tiles = rng.integers(0, c.bins, (2, c.block * c.ipt)).astype(np.int32)
+    reps = 3
+    expected = tiles.copy()
+    for r in expected:
+        for _ in range(reps):
+            counts = np.bincount(r, minlength=c.bins)
+            for t in range(c.block):
+                for i in range(c.ipt):
+                    b = t + (i % c.slots) * c.block
+                    r[t * c.ipt + i] = (r[t * c.ipt + i] + (counts[b] if b < c.bins else 0)) \
+                        & (c.bins - 1)
+    assert np.array_equal(bench.loop_model(c, tiles, reps), expected)
+
+
+def test_numba_histogram_reads_the_reference_output():
+    """cub_histogram's lines (its printf formats, uint8 and int32 samples) and demangled kernel
+    names are read for every configuration."""
+    bench = _bench("numba_histogram")
+    configs = bench.configurations()
+    lines = ["# cub_histogram: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192"]
+    for n, c in enumerate(configs):
+        head = "%-4s %-22s %-5s block=%4d ipt=%2d width=%2d " % c.key
+        tail = ("ms=%9.4f GB/s=%8.1f temp=%6d %s" % (0.25, 4000.0 + n, 4 * c.bins, "OK")
+                if c.kernel == "tile" else
+                "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (0.5, 0.01, 10.0 + n,
+                                                                   4 * c.bins,
+                                                                   "FAIL" if n == 3 else "OK"))
+        lines.append(head + tail)
+    cub = bench.parse_reference("\n".join(lines))
+    assert set(cub) == {c.key for c in configs}
+    assert cub[configs[3].key] == {"value": 13.0, "ms": 0.5, "temp": 1024, "ok": False}
+    assert cub[configs[0].key]["value"] == 4000.0
+
+    for pretty, key in [
+        ("void tile_kernel<unsigned char, (int)256, (int)128, (int)4>(const T1 *, unsigned int *)",
+         ("tile", "block_hist256", "uint8", 128, 4, 0)),
+        ("void loop_kernel<int, 1024, 128, 16>(int const*, int*, int)",
+         ("loop", "block_hist1024", "int32", 128, 16, 0))]:
+        assert bench.cub_key(pretty) == key
+
+
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 @pytest.mark.parametrize("script,filters,kernels", [
     ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
     ("numba_reduce_batched.py", ["all", "all", "int32", "128", "32", "32"], 8),
+    ("numba_histogram.py", ["all", "all", "all", "256", "4"], 6),
 ])
 def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
-    """The --compile-only path of the select and reduce_batched benchmarks: their kernels
-    compile for sm_90 without local memory and every row is printed."""
+    """The --compile-only path of the select, reduce_batched and histogram benchmarks: their
+    kernels compile for sm_90 without local memory and every row is printed."""
     pytest.importorskip("numba_cuda_mlir")
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), str(tmp_path),
                              *filters, "--compile-only"],

@@ -122,6 +122,22 @@ scanWarpAggregatesByWarp(OpBuilder &b, Location loc, const Combiner &combiner,
                          Value scratch, Value warp, Value lane, int64_t warps,
                          bool withTotal, unsigned sm);
 
+/// The exclusive sum of each thread's `value` (an integer) over its group
+/// and the group's total, in every thread: one warp scan (a logical warp's
+/// total by one shuffle from its last lane); a block of several warps adds
+/// the warps' totals through `totalsView()` (one slot of the value's type a
+/// warp, made only then) and one block barrier, and takes its warp's prefix
+/// as the scans do (scanWarpAggregatesByWarp) where the last warp is whole,
+/// else by CUB's fold of every warp's total.
+struct GroupSum {
+  Value before;
+  Value total;
+};
+FailureOr<GroupSum>
+groupExclusiveSum(OpBuilder &b, Location loc, const TileGeometry &tile,
+                  Value linearTid, Value rank, Value value, unsigned sm,
+                  llvm::function_ref<FailureOr<Value>()> totalsView);
+
 /// `count` (an index or i32, unsigned) clamped to `bound` (<= 2^31) as an i32:
 /// counts of items or lanes compare in 32 bits, as CUB's int counts do,
 /// instead of in the 64 bits of NVPTX's index.

@@ -38,6 +38,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateGroupPatterns(patterns);
   lowering::populateSelectPatterns(patterns, sm);
   lowering::populateHistogramPatterns(patterns);
+  lowering::populateRunLengthDecodePatterns(patterns, sm);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

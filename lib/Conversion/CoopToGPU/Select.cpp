@@ -25,12 +25,6 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// An exclusive sum of the threads' counts over the group, and its total.
-struct CountScan {
-  Value before; // selected items of the group's earlier threads (i32)
-  Value total;  // selected items of the group (i32)
-};
-
 struct SelectLowering : OpConversionPattern<SelectOp> {
   SelectLowering(MLIRContext *context, unsigned sm)
       : OpConversionPattern(context), sm(sm) {}
@@ -65,7 +59,7 @@ struct SelectLowering : OpConversionPattern<SelectOp> {
     FailureOr<Value> scratch = scratchSlice(rewriter, op, *tile, layout);
     if (failed(scratch))
       return failure();
-    FailureOr<CountScan> scan = countScan(rewriter, loc, op, *tile, t, count);
+    FailureOr<GroupSum> scan = countScan(rewriter, loc, op, *tile, t, count);
     if (failed(scan))
       return failure();
 
@@ -125,77 +119,18 @@ private:
     return flags;
   }
 
-  /// The exclusive sum of `count` over the group and its total.
-  FailureOr<CountScan> countScan(ConversionPatternRewriter &b, Location loc,
-                                 SelectOp op, const TileGeometry &tile,
-                                 const TileThreads &t, Value count) const {
-    Ix ix{b, loc};
-    Combiner sum{BinaryOp::sum, {}, false, b.getI32Type()};
-    if (tile.warpLike) {
-      if (tile.groupSize == 1)
-        return CountScan{ix.c(count, 0), count};
-      Value mask = arith::ConstantIntOp::create(b, loc, -1, 32);
-      Value inclusive = warpInclusiveScan(b, loc, sum, count, t.rank,
-                                          tile.groupSize, mask);
-      // The group's last lane holds the group's total.
-      Value lane = ix.rem(t.linearTid, kWarpThreads);
-      Value last = ix.add(ix.mul(ix.div(lane, tile.groupSize), tile.groupSize),
-                          tile.groupSize - 1);
-      Value total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive, last, mask);
-      return CountScan{arith::SubIOp::create(b, loc, inclusive, count), total};
-    }
+  /// The exclusive sum of `count` over the group and its total; a block's
+  /// warps' totals sit after the tile in the op's slice.
+  FailureOr<GroupSum> countScan(ConversionPatternRewriter &b, Location loc,
+                                SelectOp op, const TileGeometry &tile,
+                                const TileThreads &t, Value count) const {
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
-    auto [warp, lane] = warpAndLane(b, loc, t.linearTid);
-    Value mask = activeLanes(b, loc, warp, tile.blockSize);
-    Value inclusive =
-        warpInclusiveScan(b, loc, sum, count, lane, kWarpThreads, mask);
-    Value before = arith::SubIOp::create(b, loc, inclusive, count);
-    int64_t lastWarpThreads = tile.blockSize - (warps - 1) * kWarpThreads;
-    if (warps == 1) {
-      Value total = shuffle(b, loc, NVVM::ShflKind::idx, inclusive,
-                            ix.c(lastWarpThreads - 1), mask);
-      return CountScan{before, total};
-    }
-    int64_t countsStart = op.getCountsStart(tile);
-    FailureOr<Value> totals =
-        scratchView(b, op, warps, b.getI32Type(),
-                    countsStart * tile.elementBytes);
-    if (failed(totals))
-      return failure();
-    Value isLast = isLastLaneOfWarp(b, loc, warp, lane, tile.blockSize);
-    storeIf(b, loc, isLast, inclusive, *totals, ix.index(warp));
-    gpu::BarrierOp::create(b, loc);
-    Value zero = ix.c(count, 0);
-    Value total = zero;
-    Value warpPrefix = zero;
-    bool redux = reducesByRedux(sum, sm);
-    if (lastWarpThreads == kWarpThreads && (redux || warps > 4)) {
-      // The scans' warp prefix: one shared load and two reduxes (or a warp
-      // scan of the totals) where CUB's fold reads and selects every warp's
-      // total (H100, int32 loops at 1024x2: 0.50 of CUB with the fold).
-      std::tie(warpPrefix, total) = scanWarpAggregatesByWarp(
-          b, loc, sum, *totals, warp, lane, warps, /*withTotal=*/true, sm);
-      if (!redux)
-        warpPrefix = arith::SelectOp::create(b, loc, ix.ge(warp, 1),
-                                             warpPrefix, zero);
-      return CountScan{arith::AddIOp::create(b, loc, warpPrefix, before),
-                       total};
-    }
-    // CUB's ApplyWarpAggregates: every thread reads every warp's total and
-    // adds those of the warps before its own.
-    for (int64_t w = 0; w < warps; ++w) {
-      Value warpTotal = memref::LoadOp::create(b, loc, *totals, ix.c(w));
-      if (w + 1 < warps)
-        warpPrefix = arith::AddIOp::create(
-            b, loc, warpPrefix,
-            arith::SelectOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, warp,
-                                      ix.c(warp, w)),
-                warpTotal, zero));
-      total = arith::AddIOp::create(b, loc, total, warpTotal);
-    }
-    return CountScan{arith::AddIOp::create(b, loc, warpPrefix, before), total};
+    return groupExclusiveSum(b, loc, tile, t.linearTid, t.rank, count, sm,
+                             [&]() -> FailureOr<Value> {
+                               return scratchView(
+                                   b, op, warps, b.getI32Type(),
+                                   op.getCountsStart(tile) * tile.elementBytes);
+                             });
   }
 
   unsigned sm;

@@ -182,6 +182,8 @@ void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
 void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateHistogramPatterns(RewritePatternSet &patterns);
+void populateRunLengthDecodePatterns(RewritePatternSet &patterns,
+                                     unsigned sm = 0);
 
 } // namespace mlir::coop::lowering
 

@@ -391,3 +391,25 @@ def histogram(block: BlockGroup, samples: ThreadDataLike[int] | int, /, *,
               accumulate: None = None,
               out: object,
               temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def run_length_decode(block: BlockGroup, run_values: ThreadDataLike[_CommonNumericT],
+                      run_lengths: ThreadDataLike[int], /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: Literal[False] = False,
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def run_length_decode(block: BlockGroup, run_values: ThreadDataLike[_CommonNumericT],
+                      run_lengths: ThreadDataLike[int], /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: Literal[True],
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+def run_length_decode_into(block: BlockGroup, run_values: ThreadDataLike[_CommonNumericT],
+                           run_lengths: ThreadDataLike[int], destination: object, /, *,
+                           decoded_items_per_thread: int,
+                           destination_offset: int = 0,
+                           decoded_offset_dtype: type = ...,
+                           temp_storage: TempStorageLike | None = None) -> int: ...

@@ -211,3 +211,24 @@ def histogram(block, samples, /, *, bins, bins_per_thread=None, counter_dtype=No
     atomics and returns None. Samples outside ``[0, bins)`` and past
     ``valid_items`` are not counted."""
     _outside_kernel("histogram")
+
+
+def run_length_decode(block, run_values, run_lengths, /, *, decoded_items_per_thread,
+                      decoded_window_offset=0, total_decoded_size=False,
+                      decoded_offset_dtype=None, temp_storage=None):
+    """Expand the block's runs (blocked order: run r is ``run_lengths[r]``
+    copies of ``run_values[r]``) into one window of the decoded stream (CUB's
+    BlockRunLengthDecode): thread t gets items ``decoded_window_offset +
+    t*D .. + D - 1`` (D = ``decoded_items_per_thread``), 0 past the end; with
+    ``total_decoded_size=True`` also the stream's length."""
+    _outside_kernel("run_length_decode")
+
+
+def run_length_decode_into(block, run_values, run_lengths, destination, /, *,
+                           decoded_items_per_thread, destination_offset=0,
+                           decoded_offset_dtype=None, temp_storage=None):
+    """Write the block's whole decoded stream to
+    ``destination[destination_offset:]`` (at most as many items as it holds
+    there), a window of ``T*decoded_items_per_thread`` items at a time;
+    returns the stream's length to every thread."""
+    _outside_kernel("run_length_decode_into")

@@ -290,3 +290,17 @@ def histogram_model(samples: np.ndarray, bins: int, threads: int, slots: int | N
     if accumulate is not None:
         striped = striped + accumulate.astype(dtype)
     return striped
+
+
+def run_length_decode_model(values: np.ndarray, lengths: np.ndarray, threads: int,
+                            decoded_per_thread: int, window_offset: int = 0):
+    """One block's runs (blocked order: `values` and `lengths` are [threads, R]) decoded:
+    returns (window, total), the window [threads, decoded_per_thread] holding stream items
+    window_offset + t*D + k (0 past the stream's end) and the stream's length."""
+    stream = np.repeat(np.asarray(values).reshape(-1),
+                       np.asarray(lengths).reshape(-1).astype(np.int64))
+    positions = window_offset + np.arange(threads * decoded_per_thread)
+    window = np.zeros(positions.size, stream.dtype if stream.size else values.dtype)
+    inside = positions < stream.size
+    window[inside] = stream[positions[inside]]
+    return window.reshape(threads, decoded_per_thread), stream.size

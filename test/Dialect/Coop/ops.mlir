@@ -216,3 +216,18 @@ gpu.module @histograms {
     gpu.return
   }
 }
+
+// CHECK-LABEL: gpu.func @run_length_decode
+gpu.module @decoding {
+  gpu.func @run_length_decode(%v: memref<2xf32>, %l: memref<2xi8>, %o: memref<4xf32>, %d: memref<?xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // CHECK: %{{.*}} = coop.run_length_decode %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}} offset = %{{.*}} decoded_items_per_thread = 4 : !coop.group<block>, memref<2xf32>, memref<2xi8>, memref<4xf32> -> i32
+    %t = coop.run_length_decode %b, %v, %l into %o offset = %n decoded_items_per_thread = 4 : !coop.group<block>, memref<2xf32>, memref<2xi8>, memref<4xf32> -> i32
+    // CHECK: coop.run_length_decode %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}} decoded_items_per_thread = 4 : !coop.group<block>, memref<2xf32>, memref<2xi8>, memref<4xf32>
+    coop.run_length_decode %b, %v, %l into %o decoded_items_per_thread = 4 : !coop.group<block>, memref<2xf32>, memref<2xi8>, memref<4xf32>
+    // CHECK: %{{.*}} = coop.run_length_decode %{{.*}}, %{{.*}}, %{{.*}} destination = %{{.*}} : memref<?xf32> decoded_items_per_thread = 2 : !coop.group<block>, memref<2xf32>, memref<2xi8> -> i64
+    %u = coop.run_length_decode %b, %v, %l destination = %d : memref<?xf32> decoded_items_per_thread = 2 : !coop.group<block>, memref<2xf32>, memref<2xi8> -> i64
+    gpu.return
+  }
+}

@@ -33,6 +33,8 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     load,
     reduce,
     reduce_batched,
+    run_length_decode,
+    run_length_decode_into,
     register,
     scan,
     select,
@@ -63,6 +65,7 @@ __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "exchange", "exclusive_scan",
     "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "local", "reduce", "reduce_batched", "register",
+    "run_length_decode", "run_length_decode_into",
     "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
     "this_thread", "this_warp",
 ]

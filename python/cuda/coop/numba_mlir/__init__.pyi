@@ -460,3 +460,25 @@ def histogram(block: _BlockGroup, samples: ThreadDataLike[int] | NDArray[Any] | 
               accumulate: None = None,
               out: NDArray[Any],
               temp_storage: TempStorageLike | None = None) -> None: ...
+@overload
+def run_length_decode(block: _BlockGroup, run_values: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                      run_lengths: ThreadDataLike[int] | NDArray[Any], /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: Literal[False] = False,
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def run_length_decode(block: _BlockGroup, run_values: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                      run_lengths: ThreadDataLike[int] | NDArray[Any], /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: Literal[True],
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+def run_length_decode_into(block: _BlockGroup, run_values: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                           run_lengths: ThreadDataLike[int] | NDArray[Any], destination: NDArray[Any], /, *,
+                           decoded_items_per_thread: int,
+                           destination_offset: int = 0,
+                           decoded_offset_dtype: type = ...,
+                           temp_storage: TempStorageLike | None = None) -> int: ...

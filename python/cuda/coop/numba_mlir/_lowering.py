@@ -123,10 +123,11 @@ def _lower(operation, builder, target, args, kwargs):
     call = _Call(operation, builder, target, args, kwargs)
     name = operation.name
     for option in operation.options:
+        if option.name in operation.result_options:
+            continue
         if option.kind in ("choice", "flag"):
             call.attributes[option.name] = _literal_option(call, option)
-        elif option.kind == "integer" and call.given(option.name) and \
-                option.name not in operation.result_options:
+        elif option.kind == "integer" and call.given(option.name):
             call.attributes[option.name] = _integer_option(call, option.name)
     value = element = dtype = None
     for role in operation.positional[1:]:
@@ -140,6 +141,9 @@ def _lower(operation, builder, target, args, kwargs):
                 call.attributes["read_only"] = True
         elif role == "payload":
             call.operands.append((role, _payload_operand(call, var, f"coop.{name}'s payload")))
+        elif role == "lengths":
+            call.operands.append((role, _payload_operand(call, var,
+                                                         f"coop.{name}'s run lengths")))
         else:
             value = _value_operand(call, var, element, dtype)
             call.operands.append((role, value))
@@ -191,6 +195,9 @@ def _lower(operation, builder, target, args, kwargs):
     elif operation.result == "counters" and not call.given("out"):
         output = _counters_payload(call)
         call.operands.append(("output", output))
+    elif operation.result == "decoded":
+        output = _fresh_payload(builder, value, _integer_option(call, "decoded_items_per_thread"))
+        call.operands.append(("output", output))
     items = ir.MemRefType(value.type).shape[0] if value is not None and not scalar else None
     for option in operation.options:
         if option.name in call.skipped or not call.given(option.name):
@@ -230,7 +237,12 @@ def _lower(operation, builder, target, args, kwargs):
     result_types.extend(element for _ in added)
     if operation.counted:
         result_types.append(ir.IntegerType.get_signless(32))
-    tupled = bool(added) or operation.counted
+    decoded_length = operation.result == "decoded_length" or (
+        operation.result == "decoded" and _literal_option(call, operation.option(
+            "total_decoded_size")))
+    if decoded_length:
+        result_types.append(builder.get_mlir_type(_offset_dtype(call)))
+    tupled = bool(added) or operation.counted or (decoded_length and output is not None)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
                 operands=tuple((role, _site_type(v.type, item_storage, element))
                                for role, v in call.operands),
@@ -385,9 +397,34 @@ def _integer_option(call, name) -> int:
     return value_type.literal_value
 
 
+def _decode_rules(call, scalar):
+    if not call.given("decoded_items_per_thread"):
+        call.error(f"coop.{call.operation.name} needs decoded_items_per_thread=, the decoded "
+                   "items each thread receives a window (a compile-time int)")
+    items = _integer_option(call, "decoded_items_per_thread")
+    if items < 1:
+        call.error(f"coop.{call.operation.name}'s decoded_items_per_thread must be at least "
+                   f"1; got {items}")
+    _offset_dtype(call)
+
+
+def _offset_dtype(call):
+    """Decoded offsets' and totals' dtype: decoded_offset_dtype (uint32 or uint64), else
+    uint32."""
+    if not call.given("decoded_offset_dtype"):
+        return types.uint32
+    given = call.numba_type(call.options["decoded_offset_dtype"])
+    dtype = getattr(given, "instance_type", None)
+    if dtype not in (types.uint32, types.uint64):
+        call.error(f"coop.{call.operation.name}'s decoded_offset_dtype must be numpy.uint32 or "
+                   f"numpy.uint64 (for streams past 2**32 items); got {given}")
+    return dtype
+
+
 # Rules of one operation that the table's option kinds do not express.
 _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
-          "histogram": _histogram_rules}
+          "histogram": _histogram_rules, "run_length_decode": _decode_rules,
+          "run_length_decode_into": _decode_rules}
 
 
 def _read_only_argument(call, var) -> bool:

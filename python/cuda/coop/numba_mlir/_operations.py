@@ -36,7 +36,8 @@ Option kinds:
 
 Positional roles: ``group``; ``source``/``destination`` (a device array);
 ``payload`` (a payload the operation fills); ``value`` (the payload, or for
-operations that allow it a scalar, that the operation reads).
+operations that allow it a scalar, that the operation reads); ``lengths``
+(a payload of integers, one per item of the value: run lengths).
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ class Operation:
     # size's worth of the value's slots (a batched reduction's results; a
     # scalar value is one batch, and the result its scalar); "counters": a
     # new payload of counters (a histogram's), or none where an array
-    # receives them.
+    # receives them; "decoded": a new payload of decoded_items_per_thread
+    # items of the value's dtype (and, with total_decoded_size, the stream's
+    # length); "decoded_length": the stream's length alone.
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -263,6 +266,27 @@ OPERATIONS.update({op.marker: op for op in (
               result="counters", scalar_value=True, dialect_op="coop.histogram",
               ods=(("value", "samples"), ("unsigned", "is_unsigned")),
               result_options=("bins_per_thread", "counter_dtype")),
+)})
+
+_DECODED_ITEMS = Option("decoded_items_per_thread", "integer")
+_OFFSET_DTYPE = Option("decoded_offset_dtype", "dtype")
+
+OPERATIONS.update({op.marker: op for op in (
+    Operation("run_length_decode", _markers.run_length_decode, ("group", "value", "lengths"),
+              (_DECODED_ITEMS, Option("decoded_window_offset", "index"),
+               Option("total_decoded_size", "flag", False), _OFFSET_DTYPE, _STORAGE),
+              result="decoded", scalar_value=False, dialect_op="coop.run_length_decode",
+              ods=(("value", "run_values"), ("lengths", "run_lengths"),
+                   ("decoded_window_offset", "window_offset")),
+              result_options=("decoded_offset_dtype", "total_decoded_size")),
+    Operation("run_length_decode_into", _markers.run_length_decode_into,
+              ("group", "value", "lengths", "destination"),
+              (_DECODED_ITEMS, Option("destination_offset", "index"), _OFFSET_DTYPE, _STORAGE),
+              result="decoded_length", scalar_value=False,
+              dialect_op="coop.run_length_decode",
+              ods=(("value", "run_values"), ("lengths", "run_lengths"),
+                   ("destination_offset", "window_offset")),
+              result_options=("decoded_offset_dtype",)),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage

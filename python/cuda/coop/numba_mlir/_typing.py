@@ -171,7 +171,7 @@ _register_global(QualifiedTempStorage, QualifiedTempStorageTemplate)
 
 
 _ROLE_TEXT = {"group": "the group", "source": "the array", "destination": "the array",
-              "payload": "the payload", "value": "the value"}
+              "payload": "the payload", "value": "the value", "lengths": "the run lengths"}
 
 
 def _operation_template(operation):
@@ -220,6 +220,12 @@ def _operation_template(operation):
                     raise TypingError(f"coop.{name}'s {role} must be a coop.ThreadData or a "
                                       f"local array{scalar_text if role == 'value' else ''}; "
                                       f"got {arg}")
+            lengths = given.get("lengths")
+            if lengths is not None and not (isinstance(lengths, types.Array) and
+                                            lengths.ndim == 1 and
+                                            isinstance(lengths.dtype, types.Integer)):
+                raise TypingError(f"coop.{name}'s run lengths must be a coop.ThreadData or a "
+                                  f"local array of integers, one per run; got {lengths}")
             value = given.get("value")
             item = value.dtype if isinstance(value, types.Array) else value
             operands = dict(zip(extra, args[count:]), **kws)
@@ -248,6 +254,18 @@ def _operation_template(operation):
                 result = given["payload"]
             elif operation.result == "counters":
                 result = _counters_type(operands, item, name)
+            elif operation.result in ("decoded", "decoded_length"):
+                offset = operands.get("decoded_offset_dtype")
+                offset = getattr(offset, "instance_type", types.uint32) if _given(offset) \
+                    else types.uint32
+                if not isinstance(offset, types.Integer):
+                    offset = types.uint32
+                result = offset
+                if operation.result == "decoded":
+                    result = value.copy(layout="C", readonly=False)
+                    if _literal(kws.get("total_decoded_size"),
+                                f"coop.{name}'s total_decoded_size"):
+                        result = types.Tuple((result, offset))
             if any(_literal(kws.get(flag), f"coop.{name}'s {flag}")
                    for flag in operation.result_flags):
                 result = types.Tuple((result, item))

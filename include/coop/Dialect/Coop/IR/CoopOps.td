@@ -840,4 +840,84 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
   }];
 }
 
+def Coop_RunLengthDecodeOp : Coop_Op<"run_length_decode", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess", "getBlockPrimitive"]>]> {
+  let summary = "expand a block's runs into their items";
+  let description = [{
+    CUB's `BlockRunLengthDecode`: thread t holds runs `t*R .. t*R+R-1` of the
+    block (blocked order), run r being `run_lengths[r]` copies of
+    `run_values[r]`. Lengths are non-negative integers; a zero-length run
+    may be anywhere. The decoded stream is the runs' items in order, and
+    its length is the op's `total` result when asked for (the offset type:
+    `i32`, or `i64` for streams past 2^32 items).
+
+    Two destinations:
+    * `into %output` (a payload of D = `decoded_items_per_thread` items): the
+      window form, thread t receiving decoded items `offset + t*D ..
+      offset + t*D + D - 1` (`offset` is `window_offset`, 0 when absent), 0
+      past the stream's end;
+    * `destination = %array`: the whole stream written to
+      `array[offset ..]` (`offset`: `window_offset`), one window of `T*D`
+      items at a time, at most as many items as the array holds past the
+      offset; `total` is required.
+
+    As CUB: an exclusive sum of the lengths gives each run's first offset;
+    the runs' offsets and values go to scratch, a barrier, then each thread
+    finds the run of its first decoded item by a binary search of the
+    offsets and walks forward for the next ones (zero-length runs share
+    their successor's offset and are stepped over).
+
+    Rules checked here: blocks only; integer lengths, as many as the
+    values; the output's items of the values' type, as many as
+    `decoded_items_per_thread`; exactly one of the output and the
+    destination; a destination of the values' type and a `total` result;
+    `total` an `i32` or `i64`.
+
+    ```mlir
+    %n = coop.run_length_decode %block, %values, %lengths into %items
+        decoded_items_per_thread = 4
+        : !coop.group<block>, memref<2xf32>, memref<2xi32>, memref<4xf32> -> i32
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$run_values,
+    Coop_Payload:$run_lengths,
+    Optional<Coop_Payload>:$output,
+    Optional<Coop_Memory>:$destination,
+    Optional<Index>:$window_offset,
+    Optional<Coop_TempStorage>:$temp_storage,
+    I64Attr:$decoded_items_per_thread);
+  let results = (outs Optional<AnyTypeOf<[I32, I64]>>:$total);
+  let assemblyFormat = [{
+    $group `,` $run_values `,` $run_lengths (`into` $output^)?
+    (`destination` `=` $destination^ `:` type($destination))?
+    (`offset` `=` $window_offset^)?
+    `decoded_items_per_thread` `=` $decoded_items_per_thread
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($run_values) `,`
+    type($run_lengths) (`,` type($output)^)? (`->` type($total)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getRunValues().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getRunValues().getType()).getElementType();
+    }
+    /// The decoded offsets' type: the total's, else i32.
+    ::mlir::Type getOffsetType() {
+      return getTotal() ? getTotal().getType()
+                        : ::mlir::IntegerType::get(getContext(), 32);
+    }
+    /// Where the runs' offsets (then the warps' sums) start in the scratch
+    /// slice, in items (the runs' values come first).
+    int64_t getOffsetsStart(const ::mlir::coop::TileGeometry &tile);
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

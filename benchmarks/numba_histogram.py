@@ -1,0 +1,398 @@
+"""cuda.coop.histogram in Numba-CUDA-MLIR kernels against CUB's atomic block histogram
+(cub::BlockHistogram<T, BLOCK, IPT, BINS, cub::BLOCK_HISTO_ATOMIC>,
+benchmarks/reference/cub_histogram.cu), in one run on the GPU.
+
+  python3 benchmarks/numba_histogram.py DIR [KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]]
+          [--runs=21] [--warmup=3] [--reps=64] [--grid=8192]     # on the GPU machine
+  python3 benchmarks/numba_histogram.py DIR [filters] --compile-only  # anywhere: PTX, no GPU
+
+The filters and options are cub_histogram's own ("all" matches anything) and go to both sides.
+The run builds the reference with nvcc -O3 -arch=sm_90 into DIR (skipped while DIR/cub_histogram
+is newer than the .cu), checks that its `list` is this script's configurations, runs it, then runs
+the same configurations as @cuda.jit kernels (coop.histogram with coop's planned scratch: no
+temp_storage, no counters array of the kernel's own, and none of the barriers CUB users write --
+coop plans them) and prints one table.
+
+Modes: block_histBINS, a histogram of the block's samples into BINS bins (WIDTH is 0: the block):
+block_hist256 of uint8 samples at (BLOCK, IPT) = (128, 4), (256, 4), (256, 8), (512, 2),
+(1024, 4); block_hist64 and block_hist1024 of int32 samples at (256, 4) and (128, 16). The
+kernels are the reference's (its header documents them):
+
+  tile: one tile per block (1<<30 uint8 / 1<<28 int32 samples, full tiles), loaded blocked
+        (coop.load(..., algorithm="direct")) -> coop.histogram(block, samples, bins=BINS,
+        out=hist): the block counts in shared scratch and adds each non-zero bin to the global
+        histogram `hist` (BINS uint32, zeroed before the checked launch) by one atomic, as the
+        reference's BlockHistogram, __syncthreads() and per-bin atomicAdd; GB/s of the input.
+  loop: --grid blocks load one tile, then --reps times {counts = coop.histogram(block, samples,
+        bins=BINS) (fresh striped counters: slot s of thread t holds bin t + s * BLOCK, S =
+        ceil(BINS / BLOCK) slots); sample i = (sample i + counts[i % S]) & (BINS - 1)}, then
+        store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps), one block histogram (with the
+        update) an iteration. The repetition is `rep = np.int32(0); while rep < reps: ...;
+        rep = np.int32(rep + 1)`, as in numba_exchange.py (--range-loop: `for _ in range(reps)`).
+
+The sample at position j is ((uint32)(j * 2654435761) >> 12) % BINS (numba_select.py's input
+reduced to the bins: every sample is a bin, in no regular pattern), on both sides. CUB's atomic
+algorithm indexes its counters unchecked; coop counts a sample only in [0, BINS), one compare a
+sample (folded away for uint8 samples and 256 bins).
+
+--read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
+of the reference's `const T* __restrict__` input (coop.load then reads int32 samples through
+ld.global.nc, as nvcc reads the reference's; coop reads 32- and 64-bit items only so
+(readsNonCoherent in lib/Conversion/CoopToGPU/ItemAccess.cpp): its uint8 loads stay ld.global.u8
+where nvcc's are ld.global.nc.u8); with --compile-only, the kernels are compiled for a read-only
+input.
+
+coop builds its kernels with link-time code generation (as cuda.jit(lto=True)); --no-lto builds
+them with cuda.jit(lto=False) (see numba_exchange.py).
+
+Every row is checked against NumPy, as the reference checks its own: tile rows compare the whole
+global histogram (a tile kernel's one output, the sum over every tile, so not sampled) with the
+input's np.bincount (see input_samples); loop rows compare every sample of the sampled tiles (0,
+97, 194, ... and the last) after --reps steps with the steps of cuda.coop._models.histogram_model
+(np.bincount into fresh striped counters). The ok column is ours/CUB's.
+
+Times: the median of --runs launches after --warmup, each between its own event pair, as the
+reference does; ours are enqueued behind a sleeping kernel so that Numba's launch cost is not
+timed. coop/CUB is the speed ratio: GB/s coop/CUB for tile rows, ns/op CUB/coop for loop rows
+(> 1: coop is faster); the summary adds their geometric means, per kernel and per mode.
+
+Facts (a/b = coop/CUB), as numba_exchange.py's: smem is the kernel's shared memory (our PTX's
+.shared bytes: the scratch of BINS int32 or uint32 counters; CUB's BINS unsigned ints); bar and
+wsync count block barriers (bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the PTX,
+per tile (tile rows: BlockHistogram's and the reader's, 2) or per loop iteration (loop rows:
+CUB's loop is `#pragma unroll 1`, so its PTX count, with the reuse barrier 3; for ours, the count
+from the kernel's optimized MLIR before LLVM); local is our kernel's local memory in bytes per
+thread (the driver's attribute on the GPU, ptxas -v with --compile-only), which must be 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from gpu_timing import (ReadOnly, add_lto_option, add_range_loop_option, calibrate, coop_jit,
+                        kernel_ptx, launched_overload, print_code_generators, print_run_header,
+                        print_summary, ptxas_versions, repeat_lines)
+from gpu_timing import sleeper as _sleeper
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from numba_exchange import (BAR, WSYNC, coop_facts, print_table, ptx_entries,  # noqa: E402
+                            ptxas_local_bytes, report_checks, run_reference_binary, sample)
+from numba_select import chosen, input_pattern, print_geomeans  # noqa: E402
+
+REFERENCE = HERE / "reference" / "cub_histogram.cu"
+BINARY = "cub_histogram"
+
+# The reference's configurations (add_all in cub_histogram.cu), in its order: sample dtype,
+# bins, block, samples a thread.
+CONFIGS = (("uint8", 256, 128, 4), ("uint8", 256, 256, 4), ("uint8", 256, 256, 8),
+           ("uint8", 256, 512, 2), ("uint8", 256, 1024, 4),
+           ("int32", 64, 256, 4), ("int32", 64, 128, 16),
+           ("int32", 1024, 256, 4), ("int32", 1024, 128, 16))
+DTYPES = {"uint8": np.uint8, "int32": np.int32}
+TOTAL_BYTES = 1 << 30  # the reference's buffer: 1 GiB
+SLEEP_US = 20000  # a sleeping kernel ahead of each timed batch (covers Numba's launch cost)
+
+
+@dataclass(frozen=True)
+class Config:
+    kernel: str  # "tile" or "loop"
+    dtype: str   # the samples': "uint8" or "int32"
+    bins: int
+    block: int
+    ipt: int
+
+    @property
+    def mode(self) -> str:
+        return f"block_hist{self.bins}"
+
+    @property
+    def width(self) -> int:
+        """0: the group is the block (the histogram is a block collective only)."""
+        return 0
+
+    @property
+    def key(self) -> tuple:
+        return (self.kernel, self.mode, self.dtype, self.block, self.ipt, self.width)
+
+    @property
+    def slots(self) -> int:
+        """Fresh counters a thread: ceil(bins / block)."""
+        return -(-self.bins // self.block)
+
+    @property
+    def numpy_dtype(self):
+        return DTYPES[self.dtype]
+
+
+def configurations() -> list[Config]:
+    return [Config(k, dtype, bins, block, ipt) for dtype, bins, block, ipt in CONFIGS
+            for k in ("tile", "loop")]
+
+
+# ---- the kernels ---------------------------------------------------------------------------
+
+def kernel_name(c: Config) -> str:
+    return f"{c.kernel}_{c.mode}"
+
+
+def kernel_source(c: Config, range_loop: bool = False) -> str:
+    B, I = c.block, c.ipt
+    arguments = "src, hist" if c.kernel == "tile" else "src, dst, reps"
+    lines = [f"def {kernel_name(c)}({arguments}):",
+             "    block = coop.this_block()",
+             f"    base = cuda.blockIdx.x * {B * I}",
+             f"    a = coop.ThreadData({I})",
+             '    coop.load(block, src, a, offset=base, algorithm="direct")']
+    if c.kernel == "tile":
+        lines.append(f"    coop.histogram(block, a, bins={c.bins}, out=hist)")
+    else:
+        head, tail = repeat_lines(range_loop)
+        lines += head
+        lines += [f"        counts = coop.histogram(block, a, bins={c.bins})",
+                  f"        for i in range({I}):",
+                  f"            a[i] = (a[i] + counts[i % {c.slots}]) & {c.bins - 1}"]
+        lines += tail
+        lines.append('    coop.store(block, dst, a, offset=base, algorithm="direct")')
+    return "\n".join(lines) + "\n"
+
+
+def make_kernel(c: Config, lto: bool | None = None, range_loop: bool = False):
+    from numba_cuda_mlir import cuda
+
+    import cuda.coop.numba_mlir as coop
+
+    namespace = {"cuda": cuda, "coop": coop, "np": np}
+    exec(compile(kernel_source(c, range_loop), f"<{' '.join(map(str, c.key))}>", "exec"),
+         namespace)
+    return coop_jit(cuda, namespace[kernel_name(c)], lto)
+
+
+def argtypes(c: Config, read_only: bool = False) -> list:
+    """The kernel's argument types; `read_only`: the input is a read-only array, as a
+    gpu_timing.ReadOnly argument is typed."""
+    from numba_cuda_mlir import types
+
+    array = (types.uint8 if c.dtype == "uint8" else types.int32)[::1]
+    source = types.Array(array.dtype, 1, "C", readonly=True) if read_only else array
+    if c.kernel == "tile":
+        return [source, types.uint32[::1]]
+    # reps is an int32, as the reference's `int reps` (see numba_exchange.argtypes).
+    return [source, array, types.int32]
+
+
+# ---- the input and the NumPy model ---------------------------------------------------------
+
+def input_samples(n: int, dtype, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the reference's n samples, ((uint32)(j * 2654435761) >> 12) % bins, and their
+    histogram). For power-of-two bins a sample is bits 12 .. 12 + log2(bins) of j * 2654435761,
+    which depend on j mod 2^(12 + log2(bins)) only: the samples are one such period repeated."""
+    assert bins & (bins - 1) == 0, "power-of-two bins"
+    period = 1 << (12 + bins.bit_length() - 1)
+    assert n % period == 0, (n, period)
+    one = (input_pattern(period, np.int64) % bins).astype(dtype)
+    return np.tile(one, n // period), np.bincount(one, minlength=bins) * (n // period)
+
+
+def loop_model(c: Config, inputs: np.ndarray, reps: int) -> np.ndarray:
+    """Loop rows: the output tiles after `reps` histogram-and-update steps on input tiles
+    [k, block * ipt] (blocked: thread t's sample i at t * ipt + i)."""
+    from cuda.coop._models import histogram_model
+
+    slot = np.arange(c.ipt) % c.slots
+    out = np.empty_like(inputs)
+    for k in range(len(inputs)):
+        r = inputs[k].reshape(c.block, c.ipt)
+        for _ in range(reps):
+            counts = histogram_model(r, c.bins, c.block)  # [block, slots]
+            r = ((r.astype(np.int64) + counts[:, slot]) & (c.bins - 1)).astype(r.dtype)
+        out[k] = r.reshape(-1)
+    return out
+
+
+# ---- the CUB reference ---------------------------------------------------------------------
+# numba_exchange's parser and kernel names know int32 and f64 items; these are its forms with
+# uint8 and int32 samples (run_reference_binary's own parse of the output is not used).
+
+LINE = re.compile(r"(tile|loop)\s+(\w+)\s+(uint8|int32)\s+block=\s*(\d+) ipt=\s*(\d+)"
+                  r" width=\s*(\d+)\s+ms=\s*([\d.]+)\s+"
+                  r"(?:GB/s=\s*([\d.]+)|base_ms=\s*([\d.]+) ns/op=\s*(-?[\d.]+))"
+                  r"\s+temp=\s*(\d+)\s+(OK|FAIL)")
+CUB_NAME = re.compile(r"(tile|loop)_kernel<(unsigned char|int),\s*(?:\(int\))?(\d+),"
+                      r"\s*(?:\(int\))?(\d+),\s*(?:\(int\))?(\d+)>")
+
+
+def parse_reference(out: str) -> dict:
+    rows = {}
+    for m in LINE.finditer(out):
+        key = (m.group(1), m.group(2), m.group(3), int(m.group(4)), int(m.group(5)),
+               int(m.group(6)))
+        value = float(m.group(8)) if m.group(1) == "tile" else float(m.group(10))
+        rows[key] = {"value": value, "ms": float(m.group(7)), "temp": int(m.group(11)),
+                     "ok": m.group(12) == "OK"}
+    return rows
+
+
+def cub_key(pretty: str):
+    m = CUB_NAME.search(pretty)
+    if not m:
+        return None
+    dtype = "uint8" if m.group(2) == "unsigned char" else "int32"
+    return Config(m.group(1), dtype, int(m.group(3)), int(m.group(4)), int(m.group(5))).key
+
+
+def cub_barriers(binary: Path) -> dict:
+    """Per CUB kernel: block and warp barriers in the binary's PTX (-arch=sm_90 embeds it)."""
+    ptx = subprocess.run(["cuobjdump", "-ptx", str(binary)], capture_output=True, text=True,
+                         check=True).stdout
+    entries = ptx_entries(ptx)
+    names = list(entries)
+    pretty = subprocess.run(["cu++filt"], input="\n".join(names), capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    return {key: {"bar": len(BAR.findall(entries[name])),
+                  "wsync": len(WSYNC.findall(entries[name]))}
+            for name, key in zip(names, map(cub_key, pretty)) if key}
+
+
+def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
+    expected = {" ".join(map(str, c.key)) for c in chosen(configurations(), filters)}
+    _, _, out = run_reference_binary(directory, REFERENCE, expected, filters, options)
+    return parse_reference(out), cub_barriers(directory / BINARY), out
+
+
+# ---- running ours --------------------------------------------------------------------------
+
+def run_coop(configs, options) -> tuple[list, float, int, float]:
+    from numba_cuda_mlir import cuda
+
+    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
+    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
+
+    rows = []
+    buffers: dict = {}
+    for number, c in enumerate(configs, 1):
+        print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
+              flush=True)
+        if (c.dtype, c.bins) not in buffers:
+            buffers.clear()
+            n = TOTAL_BYTES // np.dtype(c.numpy_dtype).itemsize
+            host, whole = input_samples(n, c.numpy_dtype, c.bins)
+            src = cuda.to_device(host)
+            buffers[c.dtype, c.bins] = (host, whole, src, ReadOnly(src) if options.read_only
+                                        else src, cuda.device_array(n, c.numpy_dtype),
+                                        cuda.to_device(np.zeros(n, c.numpy_dtype)))
+        host, whole, _, source, out, zeros = buffers[c.dtype, c.bins]
+        tile = c.block * c.ipt
+        kernel = make_kernel(c, options.lto, options.range_loop)
+        if c.kernel == "tile":
+            grid = host.size // tile
+            hist = cuda.to_device(np.zeros(c.bins, np.uint32))
+            args = (source, hist)
+            kernel[grid, c.block](*args)
+            cuda.synchronize()
+            ok = bool(np.array_equal(hist.copy_to_host(), whole))
+        else:
+            grid, reps = options.grid, options.reps
+            if grid * tile > host.size:
+                raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
+            args = (source, out, np.int32(reps))
+            out.copy_to_device(zeros)
+            kernel[grid, c.block](*args)
+            cuda.synchronize()
+            picked = sample(grid)
+            got = out[:grid * tile].copy_to_host().reshape(grid, tile)[picked]
+            inputs = host[:grid * tile].reshape(grid, tile)[picked]
+            ok = bool(np.array_equal(got, loop_model(c, inputs, reps)))
+        ms = median_ms(lambda: kernel[grid, c.block](*args))
+        if c.kernel == "tile":
+            value = grid * tile * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
+        else:
+            base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
+            ops = grid * reps / sms
+            value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
+        overload = launched_overload(kernel)
+        facts = coop_facts(c, kernel_ptx(overload),
+                           str(overload.metadata.get("mlir_module_optimized", "")))
+        overload._ensure_kernel_attrs()
+        facts["local"] = overload.metadata.get("local_mem_per_thread")
+        facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
+        rows.append((c, value, ok, facts))
+    return rows, memcpy, sms, slept
+
+
+def compile_only(configs, directory: Path, options) -> list:
+    """Every configuration compiled to PTX for sm_90 without a GPU."""
+    sys.path.insert(0, str(HERE.parent / "test" / "python"))
+    import numba_compile as nc  # pretends to be sm_90
+
+    from numba_cuda_mlir import types
+
+    nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
+    rows = []
+    for c in configs:
+        kernel = make_kernel(c, options.lto, options.range_loop)
+        cres = nc.compile_for_launch(kernel, argtypes(c, options.read_only), (c.block,))
+        ptx = cres.metadata["ptx"]
+        (directory / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
+        facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
+        facts["local"] = ptxas_local_bytes(ptx)
+        rows.append((c, None, None, facts))
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("directory", type=Path, help="where the CUB binary, PTX and logs go")
+    parser.add_argument("filters", nargs="*",
+                        help="KERNEL MODE DTYPE BLOCK IPT WIDTH, as cub_histogram ('all': any)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="compile every selected configuration to PTX (no GPU) and check it")
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=64)
+    parser.add_argument("--grid", type=int, default=8192)
+    parser.add_argument("--read-only", action="store_true",
+                        help="pass the input read-only (ld.global.nc), as the reference's "
+                             "const T* __restrict__")
+    add_lto_option(parser)
+    add_range_loop_option(parser)
+    args = parser.parse_args(argv)
+    if len(args.filters) > 6:
+        parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
+    configs = chosen(configurations(), args.filters)
+    if not configs:
+        parser.error("no configuration matches the filters")
+    args.directory.mkdir(parents=True, exist_ok=True)
+    variant = "input read-only" if args.read_only else ""
+
+    if args.compile_only:
+        rows = compile_only(configs, args.directory, args)
+        print(f"# numba_histogram --compile-only: {len(rows)} kernels compiled for sm_90 "
+              f"(PTX in {args.directory}){'; ' + variant if variant else ''}")
+        summary = print_table(rows, {}, {})
+        return 1 if report_checks(rows, summary) else 0
+
+    options = [f"--runs={args.runs}", f"--warmup={args.warmup}", f"--reps={args.reps}",
+               f"--grid={args.grid}"]
+    cub, cub_bars, cub_out = run_reference(args.directory, args.filters, options)
+    rows, memcpy, sms, slept = run_coop(configs, args)
+    print_run_header(cub_out, memcpy, sms, slept, args)
+    if variant:
+        print(variant)
+    print_code_generators(rows, args.directory / BINARY)
+    summary = print_table(rows, cub, cub_bars)
+    print_summary(summary)
+    print_geomeans(summary)
+    checks_failed = report_checks(rows, summary)
+    return 1 if summary["bad"] or checks_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
