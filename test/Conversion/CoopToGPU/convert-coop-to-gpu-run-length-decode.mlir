@@ -1,0 +1,51 @@
+// RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
+
+// A window of 2 items a thread, 2 runs a thread over 64 threads: the
+// lengths (i8) widen to the i32 offsets; the scratch holds the 128 run
+// values, their 129 offsets (the stream's length last) and the two warps'
+// sums; the scan's barrier, the runs stored, a barrier; the first item's run
+// by a binary search of 8 steps (128 runs), the second's by a forward walk.
+// CHECK-LABEL: gpu.func @window
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<128xf32
+// CHECK: %[[OFFSETS:.*]] = memref.view %{{.*}}[%c512][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<129xi32
+// CHECK: memref.view %{{.*}}[%c1028][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<2xi32
+// CHECK: gpu.barrier
+// CHECK-COUNT-2: memref.store %{{.*}}, %[[OFFSETS]]
+// CHECK: memref.store %{{.*}}, %[[OFFSETS]][%c128]
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: arith.cmpi ule
+// CHECK: memref.load %[[VALUES]]
+// CHECK: scf.while
+// CHECK: scf.condition
+// CHECK: memref.load %[[VALUES]]
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg2[%c1] : memref<2xf32>
+gpu.module @window {
+  gpu.func @window(%v: memref<2xf32>, %l: memref<2xi8>, %o: memref<2xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    %t = coop.run_length_decode %b, %v, %l into %o offset = %n decoded_items_per_thread = 2 : !coop.group<block>, memref<2xf32>, memref<2xi8>, memref<2xf32> -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// The whole stream into an array: one window of T*D items an iteration up
+// to the stream's length or the array's room past the offset, each item
+// stored where it fits; 64-bit offsets.
+// CHECK-LABEL: gpu.func @into
+// CHECK: memref.dim
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %arg2[
+// CHECK-NOT: gpu.barrier
+gpu.module @into {
+  gpu.func @into(%v: memref<1xi32>, %l: memref<1xi32>, %d: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %b = coop.this_block
+    %t = coop.run_length_decode %b, %v, %l destination = %d : memref<?xi32> decoded_items_per_thread = 1 : !coop.group<block>, memref<1xi32>, memref<1xi32> -> i64
+    gpu.return
+  }
+}
