@@ -1008,15 +1008,99 @@ def test_numba_histogram_reads_the_reference_output():
         assert bench.cub_key(pretty) == key
 
 
+def test_numba_run_length_decode_configurations_are_the_references():
+    bench = _bench("numba_run_length_decode")
+    source = (ROOT / "benchmarks" / "reference" / "cub_run_length_decode.cu").read_text()
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 16
+    ctype = {"int32": "int32_t", "f64": "double"}
+    for dtype, block, runs, ipt in bench.CONFIGS:
+        assert f"add<{ctype[dtype]}, block_rld_runs{runs}, {block}, {ipt}>(v);" in source
+        # Every window of the kernels inside its stream (the reference static_asserts it).
+        assert ipt <= bench.MIN_LENGTH * runs
+    assert f"constexpr uint32_t MIN_LENGTH = {bench.MIN_LENGTH};" in source
+
+
+def test_numba_run_length_decode_input_and_models_are_the_references():
+    """The lengths are cub_run_length_decode.cu's 4 + ((uint32)(j * 2654435761) >> 29); the
+    loop model built on run_length_decode_model takes the reference's host steps (verify_loop:
+    expand the runs, value t*R+i = stream[offset + t*D + i % D], offset += B*D, back to 0 where
+    the next window passes the stream's end), and the tile check takes the first window."""
+    bench = _bench("numba_run_length_decode")
+    n = 1 << 16
+    j = np.arange(n, dtype=np.uint64)
+    h = (j * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
+    lengths = bench.run_lengths(n)
+    assert lengths.dtype == np.uint32
+    assert np.array_equal(lengths, 4 + (h >> np.uint64(29)))
+    assert set(np.unique(lengths)) == set(range(4, 12))
+
+    rng = np.random.default_rng(0)
+    reps = 9  # the windows wrap around the stream
+    for block, runs, ipt in ((4, 2, 3), (4, 4, 3)):
+        c = bench.Config("loop", "int32", block, runs, ipt)
+        values = rng.integers(0, 100, (2, block * runs)).astype(np.int32)
+        tile_lengths = rng.integers(4, 12, (2, block * runs)).astype(np.uint32)
+        expected = values.copy()
+        for v, lens in zip(expected, tile_lengths):
+            offset = 0
+            for _ in range(reps):
+                s = np.repeat(v, lens)
+                v[:] = [s[offset + t * ipt + i % ipt] for t in range(block) for i in range(runs)]
+                offset += block * ipt
+                if offset + block * ipt > s.size:
+                    offset = 0
+        assert np.array_equal(bench.loop_model(c, values, tile_lengths, reps), expected)
+
+        t = bench.Config("tile", "int32", block, runs, ipt)
+        windows = np.stack([np.repeat(v, lens)[:block * ipt]
+                            for v, lens in zip(values, tile_lengths)])
+        assert bench.check_tile(t, values, tile_lengths, windows)
+        windows[1, -1] += 1
+        assert not bench.check_tile(t, values, tile_lengths, windows)
+
+
+def test_numba_run_length_decode_reads_the_reference_output():
+    """cub_run_length_decode's lines and demangled kernel names (a tag type per mode, as
+    cub_exchange's) are read by numba_exchange's reader for every configuration."""
+    bench = _bench("numba_run_length_decode")
+    exchange = _bench("numba_exchange")
+    configs = bench.configurations()
+    lines = ["# cub_run_length_decode: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192"]
+    for n, c in enumerate(configs):
+        head = "%-4s %-22s %-5s block=%4d ipt=%2d width=%2d " % c.key
+        tail = ("ms=%9.4f GB/s=%8.1f temp=%6d %s" % (0.25, 4000.0 + n, 2048, "OK")
+                if c.kernel == "tile" else
+                "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (0.5, 0.01, 10.0 + n, 2048,
+                                                                   "FAIL" if n == 3 else "OK"))
+        lines.append(head + tail)
+    cub = exchange.parse_reference("\n".join(lines))
+    assert set(cub) == {c.key for c in configs}
+    assert cub[configs[3].key] == {"value": 13.0, "ms": 0.5, "temp": 2048, "ok": False}
+    assert cub[configs[0].key]["value"] == 4000.0
+
+    ctype = {"int32": "int", "f64": "double"}
+    for c in configs:  # as c++filt writes them
+        last = "unsigned int*" if c.kernel == "tile" else "int"
+        pretty = (f"void {c.kernel}_kernel<{c.mode}, {ctype[c.dtype]}, {c.block}, {c.ipt}>"
+                  f"({ctype[c.dtype]} const*, unsigned int const*, {ctype[c.dtype]}*, {last})")
+        assert exchange.cub_key(pretty) == c.key
+    # as cu++filt writes them
+    pretty = ("void tile_kernel<block_rld_runs4, double, (int)128, (int)8>(const T2 *, "
+              "const unsigned int *, T2 *, unsigned int *)")
+    assert exchange.cub_key(pretty) == ("tile", "block_rld_runs4", "f64", 128, 8, 0)
+
+
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 @pytest.mark.parametrize("script,filters,kernels", [
     ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
     ("numba_reduce_batched.py", ["all", "all", "int32", "128", "32", "32"], 8),
     ("numba_histogram.py", ["all", "all", "all", "256", "4"], 6),
+    ("numba_run_length_decode.py", ["all", "all", "all", "128"], 6),
 ])
 def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
-    """The --compile-only path of the select, reduce_batched and histogram benchmarks: their
-    kernels compile for sm_90 without local memory and every row is printed."""
+    """The --compile-only path of the select, reduce_batched, histogram and run_length_decode
+    benchmarks: their kernels compile for sm_90 without local memory and every row is
+    printed."""
     pytest.importorskip("numba_cuda_mlir")
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), str(tmp_path),
                              *filters, "--compile-only"],
