@@ -51,8 +51,10 @@ Value indexOf(OpBuilder &b, Location loc, Value offset) {
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), offset);
 }
 
+/// Run numbers are i32 (a block has at most 1024 * 64 runs): CUB's int
+/// arithmetic, one instruction a step where an index takes two.
 Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
-  return memref::LoadOp::create(b, loc, runs.offsets, run);
+  return memref::LoadOp::create(b, loc, runs.offsets, Ix{b, loc}.index(run));
 }
 
 /// The run holding decoded position `position` (the offset type): the last
@@ -60,12 +62,15 @@ Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
 /// (CUB's StaticUpperBound, minus one).
 Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
   Ix ix{b, loc};
-  Value lo = ix.c(0), hi = ix.c(runs.count);
+  Type i32 = b.getI32Type();
+  Value lo = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value hi = ix.c(lo, runs.count);
   for (int64_t span = runs.count; span > 0; span /= 2) {
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          lo, hi);
-    Value mid = arith::ShRUIOp::create(b, loc, ix.add(lo, hi), ix.c(1));
-    Value probe = arith::MinUIOp::create(b, loc, mid, ix.c(runs.count - 1));
+    Value mid = arith::ShRUIOp::create(b, loc, ix.add(lo, hi), ix.c(lo, 1));
+    Value probe =
+        arith::MinUIOp::create(b, loc, mid, ix.c(lo, runs.count - 1));
     Value atMost = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                          offsetAt(b, loc, runs, probe),
                                          position);
@@ -75,12 +80,9 @@ Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
     lo = arith::SelectOp::create(b, loc, right, ix.add(mid, 1), lo);
     hi = arith::SelectOp::create(b, loc, left, mid, hi);
   }
-  Value run = arith::SubIOp::create(b, loc, lo, ix.c(1));
-  // Position 0 of an empty stream: run 0.
-  return arith::SelectOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lo,
-                                    ix.c(0)),
-      ix.c(0), run);
+  // lo >= 1 but for an empty stream's position 0 (run 0).
+  Value run = arith::SubIOp::create(b, loc, lo, ix.c(lo, 1));
+  return arith::MaxSIOp::create(b, loc, run, ix.c(lo, 0));
 }
 
 /// From `run` (holding an earlier position), the run holding `position`:
@@ -88,19 +90,19 @@ Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
 Value walkRun(OpBuilder &b, Location loc, const Runs &runs, Value run,
               Value position) {
   Ix ix{b, loc};
-  Type index = b.getIndexType();
-  auto loop = scf::WhileOp::create(b, loc, TypeRange{index}, ValueRange{run});
+  Type i32 = b.getI32Type();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{i32}, ValueRange{run});
   // createBlock leaves `b` at the new block's end.
-  Block *before = b.createBlock(&loop.getBefore(), {}, {index}, {loc});
+  Block *before = b.createBlock(&loop.getBefore(), {}, {i32}, {loc});
   Value current = before->getArgument(0);
   Value next = ix.add(current, 1);
   Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                       ix.c(runs.count));
+                                       ix.c(next, runs.count));
   Value starts = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                        offsetAt(b, loc, runs, next), position);
   scf::ConditionOp::create(b, loc, ix.both(inside, starts),
                            ValueRange{current});
-  Block *after = b.createBlock(&loop.getAfter(), {}, {index}, {loc});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {i32}, {loc});
   scf::YieldOp::create(b, loc, ValueRange{ix.add(after->getArgument(0), 1)});
   b.setInsertionPointAfter(loop);
   return loop.getResult(0);
@@ -125,7 +127,7 @@ SmallVector<std::pair<Value, Value>> decodeWindow(OpBuilder &b, Location loc,
                  : walkRun(b, loc, runs, run, position);
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          position, runs.total);
-    Value value = memref::LoadOp::create(b, loc, runs.values, run);
+    Value value = memref::LoadOp::create(b, loc, runs.values, ix.index(run));
     decoded.push_back(
         {arith::SelectOp::create(b, loc, inside, value, zero), inside});
   }
