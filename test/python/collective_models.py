@@ -550,7 +550,8 @@ def run_length_decode_kernel(threads: int, runs: int, decoded: int, mode: str,
     mode "window": dst[(b*T + t)*D + k] gets decoded item offset + t*D + k of block b
     (offset: the kernel's last argument where `with_offset`, else 0) and totals[b] the
     stream's length; "into": the whole stream of block b goes to dst[b*capacity + offset:
-    (b + 1)*capacity] (capacity: dst.size // grid) and totals[b] its length."""
+    (b + 1)*capacity] (capacity: dst.size // grid) and totals[b] its length; "scalar": as
+    "window" (offset 0) with one run a thread passed as scalars (`runs` is 1)."""
     from numba_cuda_mlir import cuda
 
     from cuda import coop
@@ -572,7 +573,20 @@ def run_length_decode_kernel(threads: int, runs: int, decoded: int, mode: str,
                                           decoded_offset_dtype=offset_dtype)
     decode = cuda.jit(device=True, inline="always")(decode) if mode == "window" else None
 
-    if mode == "window":
+    if mode == "scalar":
+        @cuda.jit
+        def kernel(values_src, lengths_src, dst, totals, offset):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads
+            items, total = coop.run_length_decode(coop.this_block(), values_src[base + t],
+                                                  lengths_src[base + t],
+                                                  decoded_items_per_thread=decoded,
+                                                  total_decoded_size=True)
+            for k in range(decoded):
+                dst[(cuda.blockIdx.x * threads + t) * decoded + k] = items[k]
+            if t == 0:
+                totals[cuda.blockIdx.x] = total
+    elif mode == "window":
         @cuda.jit
         def kernel(values_src, lengths_src, dst, totals, offset):
             block = coop.this_block()

@@ -138,3 +138,8 @@ def test_error_destination_of_another_dtype():
                                     decoded_items_per_thread=4)
 
     assert "the destination must hold the run values' 'i32'" in _error(kernel, (I32, I32, F32))
+
+
+def test_one_run_a_thread_as_scalars_compiles():
+    kernel = cm.run_length_decode_kernel(128, 1, 3, "scalar")
+    _no_local_memory(_ptx(kernel, [F32, I32, F32, U32, types.int64]))

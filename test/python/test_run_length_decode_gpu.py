@@ -113,3 +113,27 @@ def test_an_array_too_short_takes_what_fits(config):
     dtype, lengths_dtype, block, runs, decoded, longest = config
     threads = int(np.prod(block))
     _into(*config, capacity=threads * runs * longest // 3 + 1, offset=2)
+
+
+def _scalar_runs(dtype, block, decoded, longest):
+    from numba_cuda_mlir import cuda
+
+    threads = int(np.prod(block))
+    rng = np.random.default_rng(hash((dtype, block, decoded, longest)) % 2**32)
+    values, lengths = _runs(rng, dtype, "int32", GRID * threads, longest)
+    dst = cuda.device_array(GRID * threads * decoded, values.dtype)
+    totals = cuda.device_array(GRID, np.uint32)
+    kernel = cm.run_length_decode_kernel(threads, 1, decoded, "scalar")
+    kernel[GRID, block](cuda.to_device(values), cuda.to_device(lengths), dst, totals, 0)
+    got = dst.copy_to_host().reshape(GRID, threads, decoded)
+    for b in range(GRID):
+        tile = slice(b * threads, (b + 1) * threads)
+        window, total = cm.run_length_decode_model(values[tile], lengths[tile], threads, decoded)
+        assert totals.copy_to_host()[b] == total
+        np.testing.assert_array_equal(got[b], window, err_msg=f"block {b}")
+
+
+@pytest.mark.parametrize("dtype,block,decoded,longest",
+                         (("float32", (128, 1, 1), 3, 5), ("int16", (64, 2, 1), 1, 2)), ids=str)
+def test_one_run_a_thread_as_scalars(dtype, block, decoded, longest):
+    _scalar_runs(dtype, block, decoded, longest)

@@ -141,9 +141,12 @@ def _lower(operation, builder, target, args, kwargs):
                 call.attributes["read_only"] = True
         elif role == "payload":
             call.operands.append((role, _payload_operand(call, var, f"coop.{name}'s payload")))
-        elif role == "lengths":
+        elif role == "lengths" and isinstance(call.numba_type(var), types.Array):
             call.operands.append((role, _payload_operand(call, var,
                                                          f"coop.{name}'s run lengths")))
+        elif role == "lengths":
+            # One run a thread: its length as a one-item payload.
+            call.operands.append((role, _payload_holding(builder, builder.load_var(var))))
         else:
             value = _value_operand(call, var, element, dtype)
             call.operands.append((role, value))
@@ -195,9 +198,17 @@ def _lower(operation, builder, target, args, kwargs):
     elif operation.result == "counters" and not call.given("out"):
         output = _counters_payload(call)
         call.operands.append(("output", output))
-    elif operation.result == "decoded":
-        output = _fresh_payload(builder, value, _integer_option(call, "decoded_items_per_thread"))
-        call.operands.append(("output", output))
+    elif operation.result in ("decoded", "decoded_length"):
+        if scalar:
+            # One run a thread: its value as a one-item payload.
+            value = _payload_holding(builder, value)
+            call.operands = [(role, value if role == "value" else v)
+                             for role, v in call.operands]
+            scalar = False
+        if operation.result == "decoded":
+            output = _fresh_payload(builder, value,
+                                    _integer_option(call, "decoded_items_per_thread"))
+            call.operands.append(("output", output))
     items = ir.MemRefType(value.type).shape[0] if value is not None and not scalar else None
     for option in operation.options:
         if option.name in call.skipped or not call.given(option.name):

@@ -221,11 +221,14 @@ def _operation_template(operation):
                                       f"local array{scalar_text if role == 'value' else ''}; "
                                       f"got {arg}")
             lengths = given.get("lengths")
-            if lengths is not None and not (isinstance(lengths, types.Array) and
-                                            lengths.ndim == 1 and
-                                            isinstance(lengths.dtype, types.Integer)):
+            one_run = not isinstance(given.get("value"), types.Array)
+            if lengths is not None and not (
+                    isinstance(lengths, types.Integer) if one_run else
+                    isinstance(lengths, types.Array) and lengths.ndim == 1 and
+                    isinstance(lengths.dtype, types.Integer)):
                 raise TypingError(f"coop.{name}'s run lengths must be a coop.ThreadData or a "
-                                  f"local array of integers, one per run; got {lengths}")
+                                  f"local array of integers, one per run (one integer for a "
+                                  f"scalar run value); got {lengths}")
             value = given.get("value")
             item = value.dtype if isinstance(value, types.Array) else value
             operands = dict(zip(extra, args[count:]), **kws)
@@ -262,7 +265,8 @@ def _operation_template(operation):
                     offset = types.uint32
                 result = offset
                 if operation.result == "decoded":
-                    result = value.copy(layout="C", readonly=False)
+                    result = value.copy(layout="C", readonly=False) \
+                        if isinstance(value, types.Array) else types.Array(value, 1, "C")
                     if _literal(kws.get("total_decoded_size"),
                                 f"coop.{name}'s total_decoded_size"):
                         result = types.Tuple((result, offset))
