@@ -35,6 +35,8 @@ TOPICS = {
     "test_combining.py": "Kernels: reduce and scan",
     "test_reduce_batched.py": "Kernels: batched warp reductions",
     "test_select.py": "Kernels: select",
+    "test_histogram.py": "Kernels: histogram",
+    "test_run_length_decode.py": "Kernels: run-length decode",
     "test_compat.py": "Kernels: forms of the official cuda.coop",
 }
 
