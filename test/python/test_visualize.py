@@ -16,7 +16,8 @@ from cuda.coop import _models as models
 from cuda.coop.visualize import VisualizeError, build_site
 from headless_chromium import Chromium, find_chromium
 
-PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select")
+PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select", "histogram",
+         "run_length_decode")
 
 
 @pytest.fixture(scope="module")
@@ -197,3 +198,24 @@ def test_select_page(browser, site):
     np.testing.assert_array_equal(drawn, _element_labels(
         selected, models.select_specified(count, values.shape)))
 
+
+
+def test_histogram_page(browser, site):
+    from cuda.coop.visualize._pages import histogram_samples
+
+    drawn = _drawn(browser, site, "histogram", {"group": "block", "threads": 32},
+                   {"items_per_thread": 3, "bins": 40, "valid_items": 48}, 1)
+    counters = models.histogram_model(histogram_samples(32, 3, 40), 40, 32, valid=48)
+    np.testing.assert_array_equal(drawn, counters.astype(str).astype(object))
+
+
+def test_run_length_decode_page(browser, site):
+    from cuda.coop.visualize._pages import run_lengths
+
+    drawn = _drawn(browser, site, "run_length_decode", {"group": "block", "threads": 32},
+                   {"runs_per_thread": 2, "decoded_items_per_thread": 3,
+                    "decoded_window_offset": 32}, 1)
+    values = np.arange(64).reshape(32, 2)
+    window, total = models.run_length_decode_model(values, run_lengths(32, 2), 32, 3, 32)
+    inside = (32 + np.arange(96) < total).reshape(32, 3)
+    np.testing.assert_array_equal(drawn, np.where(inside, window, 0).astype(str).astype(object))

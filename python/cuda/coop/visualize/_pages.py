@@ -364,5 +364,97 @@ def select_page() -> Page:
         tree)
 
 
+# --- histogram -------------------------------------------------------------------------
+
+HISTOGRAM_BINS = (4, 10, 40, 100)
+
+
+def histogram_samples(size: int, ipt: int, bins: int) -> np.ndarray:
+    """Samples over the bins and one past each end (-1 and `bins`: not counted)."""
+    k = np.arange(size * ipt)
+    return ((k * 7 + k // 3) % (bins + 2) - 1).reshape(size, ipt)
+
+
+def _histogram_frame(size, ipt, bins, valid) -> Frame:
+    samples = histogram_samples(size, ipt, bins)
+    flat = samples.reshape(-1)
+    counted = (flat >= 0) & (flat < bins) & (np.arange(flat.size) < (valid or flat.size))
+    colors = [hue(int(v), bins) if c else GRAY for v, c in zip(flat, counted)]
+    counters = models.histogram_model(samples, bins, size, valid=valid)
+    slots = counters.shape[1]
+    bin_of = np.arange(size)[:, None] + np.arange(slots)[None, :] * size
+    labels = [str(int(c)) for c in counters.reshape(-1)]
+    counter_colors = [hue(int(b), bins) if b < bins else GRAY for b in bin_of.reshape(-1)]
+    return Frame([Panel("samples (gray: outside [0, bins) or past valid_items, not counted)",
+                        "threads", ipt, [str(int(v)) for v in flat], colors),
+                  Panel(f"counters after histogram: slot i of thread t counts bin t + i*{size}",
+                        "threads", slots, labels, counter_colors)])
+
+
+def histogram_page() -> Page:
+    tree = _by_group(GROUPS[:1], lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("bins", [
+            (str(bins), encode_level("valid_items", [("None", _histogram_frame(size, ipt, bins,
+                                                                               None))]
+                                     + [(str(v), _histogram_frame(size, ipt, bins, v))
+                                        for v in range(0, size * ipt + 1, 4)], "range"))
+            for bins in HISTOGRAM_BINS])) for ipt in IPT]))
+    return Page("histogram", "coop.histogram", (
+        "A block histogram counts each sample of the block's tile in its bin. The fresh "
+        "counters are striped: slot i of thread t counts bin t + i*T, and slots past the "
+        "last bin hold 0. Samples outside [0, bins) and at or past <code>valid_items</code> "
+        "are not counted."),
+        tree)
+
+
+# --- run-length decode ------------------------------------------------------------------
+
+RUNS_PER_THREAD = (1, 2)
+DECODED_PER_THREAD = (1, 2, 3)
+
+
+def run_lengths(size: int, runs: int) -> np.ndarray:
+    """Lengths 0 to 3 in no regular pattern (zero-length runs included)."""
+    k = np.arange(size * runs)
+    return ((k * 5 + k // 4) % 4).reshape(size, runs)
+
+
+def _run_length_frame(size, runs, decoded, offset) -> Frame:
+    values = np.arange(size * runs).reshape(size, runs) + ELEMENT_BASE
+    lengths = run_lengths(size, runs)
+    window, total = models.run_length_decode_model(values, lengths, size, decoded, offset)
+    count = size * runs
+    before = [f"{int(v) - ELEMENT_BASE}x{int(n)}" for v, n in zip(values.reshape(-1),
+                                                                  lengths.reshape(-1))]
+    colors = [hue(k, count) if n else GRAY for k, n in enumerate(lengths.reshape(-1))]
+    labels, after = [], []
+    for position, v in zip(range(offset, offset + size * decoded), window.reshape(-1)):
+        if position < total:
+            labels.append(str(int(v) - ELEMENT_BASE)), after.append(hue(int(v) - ELEMENT_BASE,
+                                                                        count))
+        else:
+            labels.append("0"), after.append(SPECIAL)
+    return Frame([Panel("runs (run r x its length; gray: zero-length)", "threads", runs,
+                        before, colors),
+                  Panel("decoded window (the run each item comes from; 0: past the end)",
+                        "threads", decoded, labels, after)],
+                 f"total_decoded_size = {total}")
+
+
+def run_length_decode_page() -> Page:
+    tree = _by_group(GROUPS[:1], lambda kind, size: encode_level("runs_per_thread", [
+        (str(runs), encode_level("decoded_items_per_thread", [
+            (str(decoded), encode_level("decoded_window_offset", [
+                (str(o), _run_length_frame(size, runs, decoded, o))
+                for o in range(0, 3 * size * runs + 1, size // 2)], "range"))
+            for decoded in DECODED_PER_THREAD])) for runs in RUNS_PER_THREAD]))
+    return Page("run_length_decode", "coop.run_length_decode", (
+        "Run-length decoding expands the block's runs (blocked order: run r is its length's "
+        "copies of its value) into a window of the decoded stream: thread t receives items "
+        "offset + t*D .. offset + t*D + D - 1, and 0 past the stream's end. Zero-length runs "
+        "may be anywhere."),
+        tree)
+
+
 PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page,
-         select_page)
+         select_page, histogram_page, run_length_decode_page)
