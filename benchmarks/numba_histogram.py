@@ -67,7 +67,6 @@ thread (the driver's attribute on the GPU, ptxas -v with --compile-only), which 
 
 from __future__ import annotations
 
-import argparse
 import re
 import subprocess
 import sys
@@ -75,16 +74,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (ReadOnly, add_lto_option, add_range_loop_option, calibrate, coop_jit,
-                        kernel_ptx, launched_overload, print_code_generators, print_run_header,
-                        print_summary, ptxas_versions, repeat_lines)
+from gpu_timing import (ReadOnly, calibrate, coop_jit, kernel_ptx, launched_overload,
+                        ptxas_versions, repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from numba_exchange import (BAR, WSYNC, coop_facts, print_table, ptx_entries,  # noqa: E402
-                            ptxas_local_bytes, report_checks, run_reference_binary, sample)
-from numba_select import chosen, input_pattern, print_geomeans  # noqa: E402
+import family_cli  # noqa: E402
+from numba_exchange import (BAR, WSYNC, coop_facts, ptx_entries,  # noqa: E402
+                            ptxas_local_bytes, run_reference_binary, sample)
+from numba_select import chosen, input_pattern  # noqa: E402
 
 REFERENCE = HERE / "reference" / "cub_histogram.cu"
 BINARY = "cub_histogram"
@@ -347,51 +346,12 @@ def compile_only(configs, directory: Path, options) -> list:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("directory", type=Path, help="where the CUB binary, PTX and logs go")
-    parser.add_argument("filters", nargs="*",
-                        help="KERNEL MODE DTYPE BLOCK IPT WIDTH, as cub_histogram ('all': any)")
-    parser.add_argument("--compile-only", action="store_true",
-                        help="compile every selected configuration to PTX (no GPU) and check it")
-    parser.add_argument("--runs", type=int, default=21)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--reps", type=int, default=64)
-    parser.add_argument("--grid", type=int, default=8192)
-    parser.add_argument("--read-only", action="store_true",
-                        help="pass the input read-only (ld.global.nc), as the reference's "
-                             "const T* __restrict__")
-    add_lto_option(parser)
-    add_range_loop_option(parser)
-    args = parser.parse_args(argv)
-    if len(args.filters) > 6:
-        parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
-    configs = chosen(configurations(), args.filters)
-    if not configs:
-        parser.error("no configuration matches the filters")
-    args.directory.mkdir(parents=True, exist_ok=True)
-    variant = "input read-only" if args.read_only else ""
-
-    if args.compile_only:
-        rows = compile_only(configs, args.directory, args)
-        print(f"# numba_histogram --compile-only: {len(rows)} kernels compiled for sm_90 "
-              f"(PTX in {args.directory}){'; ' + variant if variant else ''}")
-        summary = print_table(rows, {}, {})
-        return 1 if report_checks(rows, summary) else 0
-
-    options = [f"--runs={args.runs}", f"--warmup={args.warmup}", f"--reps={args.reps}",
-               f"--grid={args.grid}"]
-    cub, cub_bars, cub_out = run_reference(args.directory, args.filters, options)
-    rows, memcpy, sms, slept = run_coop(configs, args)
-    print_run_header(cub_out, memcpy, sms, slept, args)
-    if variant:
-        print(variant)
-    print_code_generators(rows, args.directory / BINARY)
-    summary = print_table(rows, cub, cub_bars)
-    print_summary(summary)
-    print_geomeans(summary)
-    checks_failed = report_checks(rows, summary)
-    return 1 if summary["bad"] or checks_failed else 0
+    return family_cli.main(family_cli.FamilyBenchmark(
+        "numba_histogram", BINARY, __doc__, configurations, chosen, compile_only,
+        run_reference, run_coop,
+        read_only="pass the input read-only (ld.global.nc), as the reference's "
+                  "const T* __restrict__",
+        variant=lambda args: "input read-only" if args.read_only else ""), argv)
 
 
 if __name__ == "__main__":

@@ -73,22 +73,22 @@ attribute on the GPU, ptxas -v with --compile-only), which must be 0 (the refere
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (add_lto_option, add_range_loop_option, calibrate, coop_jit,
-                        kernel_ptx, launched_overload, print_code_generators, print_run_header,
-                        print_summary, ptxas_versions, repeat_lines)
+from gpu_timing import (calibrate, coop_jit, kernel_ptx, launched_overload, ptxas_versions,
+                        repeat_lines)
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from numba_exchange import (coop_facts, print_table, ptxas_local_bytes,  # noqa: E402
-                            report_checks, run_reference_binary, sample)
-from numba_select import _geomean, input_pattern  # noqa: E402
+import family_cli  # noqa: E402
+from numba_exchange import (coop_facts, ptxas_local_bytes,  # noqa: E402
+                            run_reference_binary, sample)
+from family_cli import geomean  # noqa: E402
+from numba_select import input_pattern  # noqa: E402
 
 REFERENCE = HERE / "reference" / "cub_reduce_batched.cu"
 BINARY = "cub_reduce_batched"
@@ -395,11 +395,11 @@ def print_geomeans(summary: dict) -> None:
     for kind, ratios in summary["ratios"].items():
         if not ratios:
             continue
-        parts = [f"all {_geomean([r for r, _ in ratios]):.3f} ({len(ratios)} rows)"]
+        parts = [f"all {geomean([r for r, _ in ratios]):.3f} ({len(ratios)} rows)"]
         for name, attribute in (("", "mode"), ("", "dtype"), ("width ", "width")):
             for value in dict.fromkeys(getattr(c, attribute) for _, c in ratios):
                 mine = [r for r, c in ratios if getattr(c, attribute) == value]
-                parts.append(f"{name}{value} {_geomean(mine):.3f} ({len(mine)})")
+                parts.append(f"{name}{value} {geomean(mine):.3f} ({len(mine)})")
         print(f"{kind}: geometric mean coop/reference: " + ", ".join(parts))
 
 
@@ -408,47 +408,9 @@ REFERENCE_NOTE = ("CUB column: the hand-written CUDA C++ reduce_batched of " + R
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("directory", type=Path, help="where the reference binary, PTX and logs go")
-    parser.add_argument("filters", nargs="*",
-                        help="KERNEL MODE DTYPE BLOCK IPT WIDTH, as cub_reduce_batched "
-                             "('all': any)")
-    parser.add_argument("--compile-only", action="store_true",
-                        help="compile every selected configuration to PTX (no GPU) and check it")
-    parser.add_argument("--runs", type=int, default=21)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--reps", type=int, default=64)
-    parser.add_argument("--grid", type=int, default=8192)
-    add_lto_option(parser)
-    add_range_loop_option(parser)
-    args = parser.parse_args(argv)
-    if len(args.filters) > 6:
-        parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
-    configs = chosen(configurations(), args.filters)
-    if not configs:
-        parser.error("no configuration matches the filters")
-    args.directory.mkdir(parents=True, exist_ok=True)
-
-    if args.compile_only:
-        rows = compile_only(configs, args.directory, args)
-        print(f"# numba_reduce_batched --compile-only: {len(rows)} kernels compiled for sm_90 "
-              f"(PTX in {args.directory})")
-        summary = print_table(rows, {}, {})
-        return 1 if report_checks(rows, summary) else 0
-
-    options = [f"--runs={args.runs}", f"--warmup={args.warmup}", f"--reps={args.reps}",
-               f"--grid={args.grid}"]
-    cub, cub_bars, cub_out = run_reference(args.directory, args.filters, options)
-    rows, memcpy, sms, slept = run_coop(configs, args)
-    print_run_header(cub_out, memcpy, sms, slept, args)
-    print(REFERENCE_NOTE)
-    print_code_generators(rows, args.directory / BINARY)
-    summary = print_table(rows, cub, cub_bars)
-    print_summary(summary)
-    print_geomeans(summary)
-    checks_failed = report_checks(rows, summary)
-    return 1 if summary["bad"] or checks_failed else 0
+    return family_cli.main(family_cli.FamilyBenchmark(
+        "numba_reduce_batched", BINARY, __doc__, configurations, chosen, compile_only,
+        run_reference, run_coop, note=REFERENCE_NOTE, geomeans=print_geomeans), argv)
 
 
 if __name__ == "__main__":

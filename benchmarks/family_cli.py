@@ -1,0 +1,106 @@
+"""The command line and the run of the family benchmarks (numba_select.py,
+numba_reduce_batched.py, numba_histogram.py, numba_run_length_decode.py):
+each compares coop's kernels with a C++ reference binary over the same
+configurations, filtered alike, and prints one table.
+
+  SCRIPT DIR [KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]] [--runs=21] [--warmup=3]
+         [--reps=64] [--grid=8192] [--compile-only] [--no-lto] [--range-loop]
+         [--read-only where the script reads arrays through ld.global.nc] [its own options]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from gpu_timing import (add_lto_option, add_range_loop_option, print_code_generators,
+                        print_run_header, print_summary)
+from numba_exchange import print_table, report_checks
+
+
+@dataclass(frozen=True)
+class FamilyBenchmark:
+    script: str                  # "numba_select": the --compile-only header names it
+    binary: str                  # the reference binary ("cub_select")
+    doc: str                     # the script's docstring (its --help)
+    configurations: Callable     # () -> the script's configurations
+    chosen: Callable             # (configurations, filters) -> the filtered ones
+    compile_only: Callable       # (configs, directory, args) -> rows
+    run_reference: Callable      # (directory, filters, options) -> (cub, bars, output)
+    run_coop: Callable           # (configs, args) -> (rows, memcpy, sms, slept)
+    read_only: str | None = None     # --read-only's help; None: no such option
+    options: Callable | None = None  # (parser) -> None: the script's own options
+    variant: Callable | None = None  # (args) -> what the options change, or ""
+    note: str = ""                   # printed under the run header
+    geomeans: Callable | None = None  # (summary) -> None; default print_geomeans
+
+
+def geomean(values) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def print_geomeans(summary: dict) -> None:
+    """The geometric mean of the coop/reference ratios, per kernel and per kernel and mode."""
+    for kind, ratios in summary["ratios"].items():
+        if not ratios:
+            continue
+        parts = [f"all {geomean([r for r, _ in ratios]):.3f} ({len(ratios)} rows)"]
+        for mode in dict.fromkeys(c.mode for _, c in ratios):
+            mine = [r for r, c in ratios if c.mode == mode]
+            parts.append(f"{mode} {geomean(mine):.3f} ({len(mine)})")
+        print(f"{kind}: geometric mean coop/CUB: " + ", ".join(parts))
+
+
+def main(bench: FamilyBenchmark, argv=None) -> int:
+    parser = argparse.ArgumentParser(description=bench.doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("directory", type=Path, help="where the reference binary, PTX and "
+                        "logs go")
+    parser.add_argument("filters", nargs="*",
+                        help=f"KERNEL MODE DTYPE BLOCK IPT WIDTH, as {bench.binary} "
+                             "('all': any)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="compile every selected configuration to PTX (no GPU) and check it")
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=64)
+    parser.add_argument("--grid", type=int, default=8192)
+    if bench.read_only:
+        parser.add_argument("--read-only", action="store_true", help=bench.read_only)
+    if bench.options:
+        bench.options(parser)
+    add_lto_option(parser)
+    add_range_loop_option(parser)
+    args = parser.parse_args(argv)
+    if len(args.filters) > 6:
+        parser.error("at most six filters: KERNEL MODE DTYPE BLOCK IPT WIDTH")
+    configs = bench.chosen(bench.configurations(), args.filters)
+    if not configs:
+        parser.error("no configuration matches the filters")
+    args.directory.mkdir(parents=True, exist_ok=True)
+    variant = bench.variant(args) if bench.variant else ""
+
+    if args.compile_only:
+        rows = bench.compile_only(configs, args.directory, args)
+        print(f"# {bench.script} --compile-only: {len(rows)} kernels compiled for sm_90 "
+              f"(PTX in {args.directory}){'; ' + variant if variant else ''}")
+        summary = print_table(rows, {}, {})
+        return 1 if report_checks(rows, summary) else 0
+
+    options = [f"--runs={args.runs}", f"--warmup={args.warmup}", f"--reps={args.reps}",
+               f"--grid={args.grid}"]
+    cub, cub_bars, cub_out = bench.run_reference(args.directory, args.filters, options)
+    rows, memcpy, sms, slept = bench.run_coop(configs, args)
+    print_run_header(cub_out, memcpy, sms, slept, args)
+    for line in (variant, bench.note):
+        if line:
+            print(line)
+    print_code_generators(rows, args.directory / bench.binary)
+    summary = print_table(rows, cub, cub_bars)
+    print_summary(summary)
+    (bench.geomeans or print_geomeans)(summary)
+    checks_failed = report_checks(rows, summary)
+    return 1 if summary["bad"] or checks_failed else 0
