@@ -211,3 +211,16 @@ def test_error_unknown_algorithm():
         dst[0] = counts[0]
 
     assert "algorithm must be one of 'atomic'; got 'sort'" in _error(kernel)
+
+
+def test_counter_dtype_int_is_int32():
+    """The official spelling: counter_dtype=int means int32 counters."""
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=128, counter_dtype=int)
+        dst[cuda.threadIdx.x] = counts[0]
+
+    ptx = _ptx(cuda.jit(kernel), [U8, I32])
+    _no_local_memory(ptx)
+    assert _shared_reds(ptx, 32) == 4

@@ -407,6 +407,13 @@ def run_length_decode(block: BlockGroup, run_values: ThreadDataLike[_CommonNumer
                       total_decoded_size: Literal[True],
                       decoded_offset_dtype: type = ...,
                       temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+@overload
+def run_length_decode(block: BlockGroup, run_values: _CommonNumericT, run_lengths: int, /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: bool = False,
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> Any: ...
 def run_length_decode_into(block: BlockGroup, run_values: ThreadDataLike[_CommonNumericT],
                            run_lengths: ThreadDataLike[int], destination: object, /, *,
                            decoded_items_per_thread: int,

@@ -476,6 +476,13 @@ def run_length_decode(block: _BlockGroup, run_values: ThreadDataLike[_CommonNume
                       total_decoded_size: Literal[True],
                       decoded_offset_dtype: type = ...,
                       temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], int]: ...
+@overload
+def run_length_decode(block: _BlockGroup, run_values: _CommonNumericT, run_lengths: int, /, *,
+                      decoded_items_per_thread: int,
+                      decoded_window_offset: int = 0,
+                      total_decoded_size: bool = False,
+                      decoded_offset_dtype: type = ...,
+                      temp_storage: TempStorageLike | None = None) -> Any: ...
 def run_length_decode_into(block: _BlockGroup, run_values: ThreadDataLike[_CommonNumericT] | NDArray[Any],
                            run_lengths: ThreadDataLike[int] | NDArray[Any], destination: NDArray[Any], /, *,
                            decoded_items_per_thread: int,
