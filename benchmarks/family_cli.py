@@ -104,3 +104,44 @@ def main(bench: FamilyBenchmark, argv=None) -> int:
     (bench.geomeans or print_geomeans)(summary)
     checks_failed = report_checks(rows, summary)
     return 1 if summary["bad"] or checks_failed else 0
+
+
+def launched_facts(config, kernel) -> dict:
+    """The table's facts of a kernel that ran: its PTX's (numba_exchange.coop_facts), the
+    driver's local memory per thread and the ptxas that built it."""
+    from gpu_timing import kernel_ptx, launched_overload, ptxas_versions
+    from numba_exchange import coop_facts
+
+    overload = launched_overload(kernel)
+    facts = coop_facts(config, kernel_ptx(overload),
+                       str(overload.metadata.get("mlir_module_optimized", "")))
+    overload._ensure_kernel_attrs()
+    facts["local"] = overload.metadata.get("local_mem_per_thread")
+    facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
+    return facts
+
+
+def compile_only_rows(configs, directory: Path, compile_args) -> list:
+    """Every configuration compiled to PTX for sm_90 without a GPU (PTX files in
+    `directory`); `compile_args(c)` gives the kernel and its argument types."""
+    import sys
+
+    from gpu_timing import sleeper
+    from numba_exchange import coop_facts, ptxas_local_bytes
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test" / "python"))
+    import numba_compile as nc  # pretends to be sm_90
+
+    from numba_cuda_mlir import types
+
+    nc.compile_for_launch(sleeper(), [types.int64], (1,), grid=1)  # the timing helper
+    rows = []
+    for c in configs:
+        kernel, argument_types = compile_args(c)
+        cres = nc.compile_for_launch(kernel, argument_types, (c.block,))
+        ptx = cres.metadata["ptx"]
+        (directory / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
+        facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
+        facts["local"] = ptxas_local_bytes(ptx)
+        rows.append((c, None, None, facts))
+    return rows

@@ -76,15 +76,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import (ReadOnly, calibrate, coop_jit, kernel_ptx, launched_overload,
-                        ptxas_versions, repeat_lines)
+from gpu_timing import ReadOnly, calibrate, coop_jit, repeat_lines
 from gpu_timing import sleeper as _sleeper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import family_cli  # noqa: E402
-from numba_exchange import (coop_facts, ptxas_local_bytes,  # noqa: E402
-                            run_reference_binary, sample)
+from numba_exchange import run_reference_binary, sample  # noqa: E402
 from numba_select import chosen, input_pattern  # noqa: E402
 
 REFERENCE = HERE / "reference" / "cub_run_length_decode.cu"
@@ -318,34 +316,15 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
                                                            np.int32(0)))
             ops = grid * reps / sms
             value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
-        overload = launched_overload(kernel)
-        facts = coop_facts(c, kernel_ptx(overload),
-                           str(overload.metadata.get("mlir_module_optimized", "")))
-        overload._ensure_kernel_attrs()
-        facts["local"] = overload.metadata.get("local_mem_per_thread")
-        facts["ptxas"] = ptxas_versions(overload.metadata.get("cubin"))
+        facts = family_cli.launched_facts(c, kernel)
         rows.append((c, value, ok, facts))
     return rows, memcpy, sms, slept
 
 
 def compile_only(configs, directory: Path, options) -> list:
-    """Every configuration compiled to PTX for sm_90 without a GPU."""
-    sys.path.insert(0, str(HERE.parent / "test" / "python"))
-    import numba_compile as nc  # pretends to be sm_90
-
-    from numba_cuda_mlir import types
-
-    nc.compile_for_launch(_sleeper(), [types.int64], (1,), grid=1)  # the timing helper
-    rows = []
-    for c in configs:
-        kernel = make_kernel(c, options.lto, options.range_loop)
-        cres = nc.compile_for_launch(kernel, argtypes(c, options.read_only), (c.block,))
-        ptx = cres.metadata["ptx"]
-        (directory / ("coop_" + "_".join(map(str, c.key)) + ".ptx")).write_text(ptx)
-        facts = coop_facts(c, ptx, str(cres.metadata.get("mlir_module_optimized", "")))
-        facts["local"] = ptxas_local_bytes(ptx)
-        rows.append((c, None, None, facts))
-    return rows
+    return family_cli.compile_only_rows(
+        configs, directory,
+        lambda c: (make_kernel(c, options.lto, options.range_loop), argtypes(c, options.read_only)))
 
 
 def main(argv=None) -> int:
