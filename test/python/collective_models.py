@@ -619,3 +619,167 @@ def run_length_decode_kernel(threads: int, runs: int, decoded: int, mode: str,
             if linear_tid() == 0:
                 totals[cuda.blockIdx.x] = total
     return kernel
+
+
+@functools.cache
+def radix_sort_kernel(threads: int, ipt: int, kind: str, descending: bool = False,
+                      striped: bool = False, bits: bool = False, with_valid: bool = False,
+                      scalar: bool = False):
+    """Block b sorts its tile src[b*T*n:(b+1)*T*n] (n = ipt, 1 for a scalar; blocked
+    order) and writes it in sorted order to dst (sorted position p at dst[b*T*n + p],
+    whether the result is blocked or, with `striped`, striped). kind "keys":
+    radix_sort_keys; "pairs": radix_sort_pairs with values from vals, sorted values to
+    dst2; "argsort": argsort, the input positions to dst2. The kernel's arguments are (src,
+    vals, dst, dst2, valid, begin, end): valid_items where `with_valid`, the bit range
+    where `bits`."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    n = 1 if scalar else ipt
+
+    if scalar:
+        def items_of(src, base, t):
+            return src[base + t]
+    else:
+        def items_of(src, base, t):
+            items = coop.ThreadData(n)
+            coop.load(coop.this_block(), src, items, offset=base)
+            return items
+    items_of = cuda.jit(device=True, inline="always")(items_of)
+
+    block = coop.this_block
+    if kind == "argsort":
+        if with_valid:
+            def sort(keys, values, valid, begin, end):
+                return coop.argsort(block(), keys, descending=descending, valid_items=valid)
+        else:
+            def sort(keys, values, valid, begin, end):
+                return coop.argsort(block(), keys, descending=descending)
+    elif kind == "pairs" and bits:
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_pairs(block(), keys, values, begin_bit=begin, end_bit=end,
+                                         descending=descending, blocked_to_striped=striped)
+    elif kind == "pairs" and with_valid:
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_pairs(block(), keys, values, descending=descending,
+                                         blocked_to_striped=striped, valid_items=valid)
+    elif kind == "pairs":
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_pairs(block(), keys, values, descending=descending,
+                                         blocked_to_striped=striped)
+    elif bits:
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_keys(block(), keys, begin_bit=begin, end_bit=end,
+                                        descending=descending, blocked_to_striped=striped)
+    elif with_valid:
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_keys(block(), keys, descending=descending,
+                                        blocked_to_striped=striped, valid_items=valid)
+    else:
+        def sort(keys, values, valid, begin, end):
+            return coop.radix_sort_keys(block(), keys, descending=descending,
+                                        blocked_to_striped=striped)
+    sort = cuda.jit(device=True, inline="always")(sort)
+
+    if scalar:
+        def put(dst, base, t, item):
+            dst[base + t] = item
+    elif striped:
+        def put(dst, base, t, items):
+            for i in range(n):
+                dst[base + i * threads + t] = items[i]
+    else:
+        def put(dst, base, t, items):
+            for i in range(n):
+                dst[base + t * n + i] = items[i]
+    put = cuda.jit(device=True, inline="always")(put)
+
+    if kind == "keys":
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, valid, begin, end):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            put(dst, base, t, sort(items_of(src, base, t), None, valid, begin, end))
+    else:
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, valid, begin, end):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            keys, values = sort(items_of(src, base, t), items_of(vals, base, t), valid, begin,
+                                end)
+            put(dst, base, t, keys)
+            put(dst2, base, t, values)
+    return kernel
+
+
+@functools.cache
+def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
+                      descending: bool = False, prefix: str = "none", scalar: bool = False):
+    """Block b ranks its tile src[b*T*n:...] (blocked order): thread t's rank i goes to
+    dst[b*T*n + t*n + i]; prefix "returned" (exclusive_digit_prefix=True) or "filled" (a
+    payload given) writes slot i of thread t's digit prefix to dst2[(b*T + t)*P + i]."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    n = 1 if scalar else ipt
+    slots = max(1, -(-(1 << radix_bits) // threads))
+    end_bit = begin_bit + radix_bits
+
+    if scalar:
+        def items_of(src, base, t):
+            return src[base + t]
+
+        def put(dst, base, t, ranks):
+            dst[base + t] = ranks
+    else:
+        def items_of(src, base, t):
+            items = coop.ThreadData(n)
+            coop.load(coop.this_block(), src, items, offset=base)
+            return items
+
+        def put(dst, base, t, ranks):
+            for i in range(n):
+                dst[base + t * n + i] = ranks[i]
+    items_of = cuda.jit(device=True, inline="always")(items_of)
+    put = cuda.jit(device=True, inline="always")(put)
+
+    def put_prefix(dst2, t, digit_prefix):
+        for i in range(slots):
+            dst2[(cuda.blockIdx.x * threads + t) * slots + i] = digit_prefix[i]
+    put_prefix = cuda.jit(device=True, inline="always")(put_prefix)
+
+    if prefix == "returned":
+        @cuda.jit
+        def kernel(src, dst, dst2):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            ranks, digit_prefix = coop.radix_rank_keys(
+                coop.this_block(), items_of(src, base, t), begin_bit=begin_bit,
+                end_bit=end_bit, descending=descending, exclusive_digit_prefix=True)
+            put(dst, base, t, ranks)
+            put_prefix(dst2, t, digit_prefix)
+    elif prefix == "filled":
+        @cuda.jit
+        def kernel(src, dst, dst2):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            digit_prefix = cuda.local.array(slots, np.int32)
+            ranks = coop.radix_rank(coop.this_block(), items_of(src, base, t),
+                                    begin_bit=begin_bit, radix_bits=radix_bits,
+                                    descending=descending,
+                                    exclusive_digit_prefix=digit_prefix)
+            put(dst, base, t, ranks)
+            put_prefix(dst2, t, digit_prefix)
+    else:
+        @cuda.jit
+        def kernel(src, dst, dst2):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            put(dst, base, t, coop.radix_rank_keys(coop.this_block(), items_of(src, base, t),
+                                                   begin_bit=begin_bit, end_bit=end_bit,
+                                                   descending=descending))
+    return kernel

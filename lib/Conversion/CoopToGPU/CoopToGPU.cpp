@@ -39,6 +39,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateSelectPatterns(patterns, sm);
   lowering::populateHistogramPatterns(patterns);
   lowering::populateRunLengthDecodePatterns(patterns, sm);
+  lowering::populateRadixPatterns(patterns, sm);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

@@ -182,6 +182,7 @@ void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
 void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateHistogramPatterns(RewritePatternSet &patterns);
+void populateRadixPatterns(RewritePatternSet &patterns, unsigned sm);
 void populateRunLengthDecodePatterns(RewritePatternSet &patterns,
                                      unsigned sm = 0);
 

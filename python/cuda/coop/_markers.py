@@ -232,3 +232,42 @@ def run_length_decode_into(block, run_values, run_lengths, destination, /, *,
     there), a window of ``T*decoded_items_per_thread`` items at a time;
     returns the stream's length to every thread."""
     _outside_kernel("run_length_decode_into")
+
+
+def radix_rank_keys(block, keys, /, *, begin_bit=0, end_bit=None, radix_bits=None,
+                    descending=False, exclusive_digit_prefix=False, algorithm=None):
+    """Each key's stable rank (int32) in the block's order by the digit of bits
+    ``[begin_bit, end_bit)`` of its bit-ordered form (CUB's BlockRadixRank;
+    1 to 8 bits, ``end_bit`` defaulting to ``begin_bit + (radix_bits or 4)``),
+    keys in blocked order; with ``exclusive_digit_prefix=True`` also each
+    thread's digit prefix (slot i of thread t: the keys ranked before bin
+    ``t*P + i``), or the payload given there filled with it."""
+    _outside_kernel("radix_rank_keys")
+
+
+radix_rank = radix_rank_keys
+
+
+def radix_sort_keys(block, keys, /, *, begin_bit=0, end_bit=None, descending=False,
+                    blocked_to_striped=False, valid_items=None, temp_storage=None):
+    """The block's keys (blocked order) sorted stably by bits ``[begin_bit,
+    end_bit)`` of their bit-ordered form (CUB's BlockRadixSort): a fresh
+    payload, blocked (item i of thread t: sorted position ``t*ipt + i``) or
+    with ``blocked_to_striped=True`` striped (``i*T + t``). With
+    ``valid_items`` only the first keys take part and the first
+    ``valid_items`` outputs are defined."""
+    _outside_kernel("radix_sort_keys")
+
+
+def radix_sort_pairs(block, keys, values, /, *, begin_bit=0, end_bit=None, descending=False,
+                     blocked_to_striped=False, valid_items=None, temp_storage=None):
+    """``radix_sort_keys`` moving each key's value with it: returns
+    ``(keys, values)``."""
+    _outside_kernel("radix_sort_pairs")
+
+
+def argsort(block, keys, /, *, descending=False, valid_items=None, temp_storage=None):
+    """The block's keys sorted stably (as ``radix_sort_keys``) and the int32
+    tile position each sorted key had in the input: returns
+    ``(sorted_keys, indices)``."""
+    _outside_kernel("argsort")

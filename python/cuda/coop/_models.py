@@ -304,3 +304,66 @@ def run_length_decode_model(values: np.ndarray, lengths: np.ndarray, threads: in
     inside = positions < stream.size
     window[inside] = stream[positions[inside]]
     return window.reshape(threads, decoded_per_thread), stream.size
+
+
+def radix_ordered_bits(keys: np.ndarray) -> np.ndarray:
+    """CUB's bit-ordered form of `keys` as unsigned integers of their width:
+    unsigned integers and bools as they are, signed ones with the sign bit
+    flipped, floats with the sign bit flipped when positive and every bit when
+    negative; -0.0 as +0.0 (radix operations order them as equal)."""
+    keys = np.asarray(keys)
+    if keys.dtype == np.bool_:
+        return keys.astype(np.uint8)
+    width = keys.dtype.itemsize * 8
+    unsigned = np.dtype(f"uint{width}")
+    bits = keys.view(unsigned).copy()
+    sign = unsigned.type(1 << (width - 1))
+    if keys.dtype.kind == "i":
+        return bits ^ sign
+    if keys.dtype.kind == "f":
+        bits[bits == sign] = 0
+        negative = (bits & sign) != 0
+        bits[negative] = ~bits[negative]
+        bits[~negative] |= sign
+    return bits
+
+
+def radix_digits(keys: np.ndarray, begin_bit: int, end_bit: int) -> np.ndarray:
+    """Bits [begin_bit, end_bit) of the keys' bit-ordered form, as uint64."""
+    bits = radix_ordered_bits(keys).astype(np.uint64)
+    mask = np.uint64((1 << (end_bit - begin_bit)) - 1)
+    return (bits >> np.uint64(begin_bit)) & mask
+
+
+def radix_sort_order(keys: np.ndarray, begin_bit: int = 0, end_bit: int | None = None,
+                     descending: bool = False, valid: int | None = None) -> np.ndarray:
+    """The input positions of one block's tile (blocked order, flattened) in
+    sorted order: stable by bits [begin_bit, end_bit) of the keys'
+    bit-ordered form, ascending or descending; with `valid`, only the first
+    `valid` keys."""
+    flat = np.asarray(keys).reshape(-1)
+    if valid is not None:
+        flat = flat[:valid]
+    width = 8 if flat.dtype == np.bool_ else flat.dtype.itemsize * 8
+    key = radix_digits(flat, begin_bit, width if end_bit is None else end_bit)
+    return np.argsort(~key if descending else key, kind="stable")
+
+
+def radix_rank_model(keys: np.ndarray, begin_bit: int, radix_bits: int, threads: int,
+                     descending: bool = False):
+    """One block's ranks (blocked order, the keys' shape) by the digit of bits
+    [begin_bit, begin_bit + radix_bits) and the digit prefix, [threads, P]:
+    slot i of thread t holds the count of keys ranked before bin t*P + i (keys
+    of greater digits with `descending`; 0 past the last bin)."""
+    flat = np.asarray(keys).reshape(-1)
+    digits = radix_digits(flat, begin_bit, begin_bit + radix_bits).astype(np.int64)
+    order = np.argsort(-digits if descending else digits, kind="stable")
+    ranks = np.empty(flat.size, np.int32)
+    ranks[order] = np.arange(flat.size, dtype=np.int32)
+    bins = 1 << radix_bits
+    counts = np.bincount(digits, minlength=bins)
+    before = np.cumsum(counts[::-1])[::-1] - counts if descending else np.cumsum(counts) - counts
+    per_thread = max(1, -(-bins // threads))
+    prefix = np.zeros(threads * per_thread, np.int32)
+    prefix[:bins] = before
+    return ranks.reshape(np.asarray(keys).shape), prefix.reshape(threads, per_thread)

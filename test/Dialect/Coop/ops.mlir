@@ -231,3 +231,22 @@ gpu.module @decoding {
     gpu.return
   }
 }
+
+// CHECK-LABEL: gpu.func @radix
+gpu.module @radix {
+  gpu.func @radix(%k: memref<4xi32>, %r: memref<4xi32>, %p: memref<2xi32>, %f: memref<4xf16>, %v: memref<4xf64>, %o: memref<4xf64>, %n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    // CHECK: coop.radix_rank %{{.*}}, %{{.*}} into %{{.*}} begin_bit = 0 radix_bits = 4 : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.radix_rank %b, %k into %r begin_bit = 0 radix_bits = 4 : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // CHECK: coop.radix_rank %{{.*}}, %{{.*}} into %{{.*}} digit_prefix = %{{.*}} : memref<2xi32> begin_bit = 3 radix_bits = 8 algorithm = memoize descending unsigned : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.radix_rank %b, %k into %r digit_prefix = %p : memref<2xi32> begin_bit = 3 radix_bits = 8 algorithm = memoize descending unsigned : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // CHECK: coop.radix_sort %{{.*}}, %{{.*}} into %{{.*}} : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.radix_sort %b, %k into %r : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    // CHECK: coop.radix_sort %{{.*}}, %{{.*}} values = %{{.*}} : memref<4xf64> into %{{.*}} values_into %{{.*}} : memref<4xf64> begin_bit = %{{.*}} end_bit = %{{.*}} valid_items = %{{.*}} descending blocked_to_striped : !coop.group<block>, memref<4xf16>, memref<4xf16>
+    coop.radix_sort %b, %f values = %v : memref<4xf64> into %f values_into %o : memref<4xf64> begin_bit = %n end_bit = %n valid_items = %n descending blocked_to_striped : !coop.group<block>, memref<4xf16>, memref<4xf16>
+    // CHECK: coop.radix_sort %{{.*}}, %{{.*}} into %{{.*}} values_into %{{.*}} : memref<4xi32> : !coop.group<block>, memref<4xf16>, memref<4xf16>
+    coop.radix_sort %b, %f into %f values_into %r : memref<4xi32> : !coop.group<block>, memref<4xf16>, memref<4xf16>
+    gpu.return
+  }
+}

@@ -147,6 +147,11 @@ def _lower(operation, builder, target, args, kwargs):
         elif role == "lengths":
             # One run a thread: its length as a one-item payload.
             call.operands.append((role, _payload_holding(builder, builder.load_var(var))))
+        elif role == "values" and isinstance(call.numba_type(var), types.Array):
+            call.operands.append((role, _payload_operand(call, var, f"coop.{name}'s values")))
+        elif role == "values":
+            # One key a thread: its value as a one-item payload.
+            call.operands.append((role, _payload_holding(builder, builder.load_var(var))))
         else:
             value = _value_operand(call, var, element, dtype)
             call.operands.append((role, value))
@@ -169,7 +174,9 @@ def _lower(operation, builder, target, args, kwargs):
     if element is None:
         element = value.type if scalar else ir.MemRefType(value.type).element_type
     item_storage = None
-    applies_function = operation.combines or any(
+    # A radix operation orders float16 keys by their bits as floats.
+    applies_function = operation.combines or dtype == types.float16 and \
+        operation.result in _RADIX_RESULTS or any(
         option.kind == "predicate" and call.given(option.name) for option in operation.options)
     if applies_function and not scalar and builder.get_mlir_type(dtype) != element:
         # Numba keeps float16 payloads as i16 words; an operator or predicate
@@ -198,6 +205,17 @@ def _lower(operation, builder, target, args, kwargs):
     elif operation.result == "counters" and not call.given("out"):
         output = _counters_payload(call)
         call.operands.append(("output", output))
+    elif operation.result in _RADIX_RESULTS:
+        keys_scalar = scalar
+        if scalar:
+            # One key a thread: a one-item payload, and its one result.
+            value = _payload_holding(builder, value)
+            call.operands = [(role, value if role == "value" else v)
+                             for role, v in call.operands]
+            scalar = False
+        outputs = _radix_outputs(call, value)
+        output = outputs[0][1]
+        call.operands.extend(outputs)
     elif operation.result in ("decoded", "decoded_length"):
         if scalar:
             # One run a thread: its value as a one-item payload.
@@ -266,7 +284,16 @@ def _lower(operation, builder, target, args, kwargs):
     made = _call_site(builder, site, operands, storage_key, results=result_types)
     results = list(made.results)
     target_type = builder.get_numba_type(target.name)
-    if output is not None and operation.result == "batches" and scalar:
+    if operation.result in _RADIX_RESULTS:
+        results = [memref.load(payload, [arith.constant(ir.IndexType.get(), 0)])
+                   if keys_scalar else payload for _, payload in outputs]
+        if not keys_scalar:
+            wanted = list(target_type) if len(results) > 1 else [target_type]
+            results = [payload if builder.get_mlir_type(t) == payload.type
+                       else memref.cast(builder.get_mlir_type(t), payload)
+                       for payload, t in zip(results, wanted)]
+        tupled = len(results) > 1
+    elif output is not None and operation.result == "batches" and scalar:
         results.insert(0, memref.load(output, [arith.constant(ir.IndexType.get(), 0)]))
     elif output is not None:
         payload_type = target_type[0] if tupled else target_type
@@ -432,10 +459,135 @@ def _offset_dtype(call):
     return dtype
 
 
+# Result kinds of the radix operations (_operations.py).
+_RADIX_RESULTS = ("ranks", "sorted", "argsorted")
+# CUB's 16-bit digit counters.
+_MAX_RADIX_TILE = 65535
+
+
+def _radix_key_dtype(call):
+    """The keys' dtype: integers of 8 to 64 bits, bool, float16/32/64."""
+    keys = call.numba_type(call.args["value"])
+    dtype = getattr(keys, "dtype", keys)
+    if isinstance(dtype, types.Boolean) or (
+            isinstance(dtype, types.Integer) and dtype.bitwidth in (8, 16, 32, 64)) or \
+            dtype in (types.float16, types.float32, types.float64):
+        return dtype
+    call.error(f"coop.{call.operation.name}'s keys must be integers, bools or float16/32/64 "
+               f"(radix operations order their bits); got {dtype}. Sort other items by "
+               "a key of those types with radix_sort_pairs")
+
+
+def _radix_rules(call, scalar):
+    name = call.operation.name
+    dtype = _radix_key_dtype(call)
+    if isinstance(dtype, types.Boolean) or isinstance(dtype, types.Integer) and not dtype.signed:
+        call.attributes["unsigned"] = True
+    key_bits = 8 if isinstance(dtype, types.Boolean) else dtype.bitwidth
+    threads = math.prod(_block_dims(call.builder, call.where))
+    items = 1 if scalar else ir.MemRefType(dict(call.operands)["value"].type).shape[0]
+    tile = threads * items
+    if tile > _MAX_RADIX_TILE:
+        call.error(f"coop.{name} ranks a tile of {tile} keys ({threads} threads x "
+                   f"{items}); CUB's 16-bit digit counters allow at most "
+                   f"{_MAX_RADIX_TILE}: use fewer items per thread")
+    if call.operation.result == "ranks":
+        _rank_bits(call, key_bits)
+        _digit_prefix_operand(call, threads)
+        return
+    bounds = {}
+    for option in ("begin_bit", "end_bit"):
+        if call.given(option):
+            given = call.numba_type(call.options[option])
+            if isinstance(given, types.IntegerLiteral):
+                bounds[option] = given.literal_value
+    begin, end = bounds.get("begin_bit", 0), bounds.get("end_bit", key_bits)
+    if not 0 <= begin < end <= key_bits:
+        call.error(f"coop.{name} sorts by bits [begin_bit, end_bit) = [{begin}, {end}) of "
+                   f"{key_bits}-bit keys ({dtype}); the range must be non-empty and inside "
+                   f"[0, {key_bits}]")
+
+
+def _rank_bits(call, key_bits):
+    """radix_rank_keys' digit: begin_bit and radix_bits attributes from
+    begin_bit, end_bit and radix_bits (all compile-time)."""
+    name = call.operation.name
+    begin = _integer_option(call, "begin_bit") if call.given("begin_bit") else 0
+    radix = _integer_option(call, "radix_bits") if call.given("radix_bits") else None
+    if call.given("end_bit"):
+        end = _integer_option(call, "end_bit")
+        if radix is not None and radix != end - begin:
+            call.error(f"coop.{name}'s radix_bits={radix} differs from end_bit - begin_bit = "
+                       f"{end - begin}; give one of them")
+    else:
+        end = begin + (radix or 4)
+    if not 1 <= end - begin <= 8:
+        call.error(f"coop.{name} ranks by a digit of 1 to 8 bits; got [begin_bit, end_bit) = "
+                   f"[{begin}, {end})")
+    if begin < 0 or end > key_bits:
+        call.error(f"coop.{name}'s digit bits [{begin}, {end}) lie outside the keys' "
+                   f"{key_bits} bits")
+    call.attributes["begin_bit"] = begin
+    call.attributes["radix_bits"] = end - begin
+
+
+def _prefix_slots(call, threads) -> int:
+    """Digit-prefix slots a thread holds: max(1, ceil(2^bits / T))."""
+    return max(1, -(-(1 << call.attributes["radix_bits"]) // threads))
+
+
+def _digit_prefix_operand(call, threads):
+    """exclusive_digit_prefix given as a payload to fill: its operand."""
+    if not call.given("exclusive_digit_prefix"):
+        return
+    var = call.options["exclusive_digit_prefix"]
+    given = call.numba_type(var)
+    if isinstance(given, types.BooleanLiteral):
+        return
+    what = f"coop.{call.operation.name}'s exclusive_digit_prefix"
+    if not isinstance(given, types.Array):
+        call.error(f"{what} must be a compile-time bool (return the prefix) or a payload of "
+                   f"int32 to fill; got {given}")
+    if given.dtype != types.int32:
+        call.error(f"{what} must hold int32 counts; got a payload of {given.dtype}")
+    payload = _payload_operand(call, var, what)
+    slots = _prefix_slots(call, threads)
+    if ir.MemRefType(payload.type).shape[0] < slots:
+        call.error(f"{what} holds {ir.MemRefType(payload.type).shape[0]} slots a thread; "
+                   f"{1 << call.attributes['radix_bits']} bins over {threads} threads need "
+                   f"{slots}")
+    call.operands.append(("exclusive_digit_prefix", payload))
+
+
+def _radix_outputs(call, keys):
+    """The payloads a radix operation fills and returns, by role."""
+    builder = call.builder
+    items = ir.MemRefType(keys.type).shape[0]
+    int32 = ir.IntegerType.get_signless(32)
+    result = call.operation.result
+    if result == "ranks":
+        outputs = [("ranks", _fresh_payload(builder, keys, items, int32))]
+        prefix = call.options.get("exclusive_digit_prefix")
+        if prefix is not None and isinstance(call.numba_type(prefix), types.BooleanLiteral) \
+                and call.numba_type(prefix).literal_value:
+            threads = math.prod(_block_dims(builder, call.where))
+            outputs.append(("exclusive_digit_prefix",
+                            _fresh_payload(builder, keys, _prefix_slots(call, threads), int32)))
+        return outputs
+    outputs = [("output", _fresh_payload(builder, keys))]
+    if result == "argsorted":
+        outputs.append(("values_output", _fresh_payload(builder, keys, items, int32)))
+    elif "values" in call.operation.positional:
+        outputs.append(("values_output", _fresh_payload(builder, dict(call.operands)["values"])))
+    return outputs
+
+
 # Rules of one operation that the table's option kinds do not express.
 _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
           "histogram": _histogram_rules, "run_length_decode": _decode_rules,
-          "run_length_decode_into": _decode_rules}
+          "run_length_decode_into": _decode_rules, "radix_rank_keys": _radix_rules,
+          "radix_sort_keys": _radix_rules, "radix_sort_pairs": _radix_rules,
+          "argsort": _radix_rules}
 
 
 def _read_only_argument(call, var) -> bool:
@@ -684,12 +836,13 @@ def _storage(call):
     return storage_type.attributes, _root(call.builder.func_ir, var).name
 
 
-def _fresh_payload(builder, like, items=None):
-    """A new payload of `like`'s static type (of `items` items when given),
-    allocated in the entry block so it is promoted to registers."""
+def _fresh_payload(builder, like, items=None, element=None):
+    """A new payload of `like`'s static type (of `items` items of `element`
+    when given), allocated in the entry block so it is promoted to
+    registers."""
     memref_type = ir.MemRefType(like.type)
     if items is not None:
-        memref_type = ir.MemRefType.get([items], memref_type.element_type)
+        memref_type = ir.MemRefType.get([items], element or memref_type.element_type)
     with builder.alloca_insertion_point():
         return memref.alloca(memref_type, [], [])
 

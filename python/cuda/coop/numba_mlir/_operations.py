@@ -28,6 +28,8 @@ Option kinds:
 * ``counters``: a payload of counters from an earlier call, of any size;
 * ``array``: a one-dimensional device array (global or shared) the
   operation updates;
+* ``digit_prefix``: a compile-time bool (return a radix rank's digit
+  prefix too) or an int32 payload to fill with it;
 * ``operator``: a named operator among ``choices`` or a function of two
   items (reductions and scans);
 * ``prefix``: a ``StatefulFunction`` whose function seeds each block scan
@@ -37,7 +39,8 @@ Option kinds:
 Positional roles: ``group``; ``source``/``destination`` (a device array);
 ``payload`` (a payload the operation fills); ``value`` (the payload, or for
 operations that allow it a scalar, that the operation reads); ``lengths``
-(a payload of integers, one per item of the value: run lengths).
+(a payload of integers, one per item of the value: run lengths); ``values``
+(a payload of any items, one per item of the value, moved with it).
 """
 
 from __future__ import annotations
@@ -71,7 +74,12 @@ class Operation:
     # new payload of counters (a histogram's), or none where an array
     # receives them; "decoded": a new payload of decoded_items_per_thread
     # items of the value's dtype (and, with total_decoded_size, the stream's
-    # length); "decoded_length": the stream's length alone.
+    # length); "decoded_length": the stream's length alone; "ranks": a new
+    # payload of int32 ranks, one per item of the value (with
+    # exclusive_digit_prefix=True a tuple with the digit prefix); "sorted": a
+    # new payload like the value (with a values role a tuple with one like
+    # the values); "argsorted": a tuple of that and the int32 input
+    # positions. A scalar value makes scalars of each.
     result: str
     scalar_value: bool
     # The site's op in the coop dialect.
@@ -163,6 +171,7 @@ SCAN_ALGORITHMS = _cases("ScanAlgorithm")
 SCAN_MODES = _cases("ScanMode")
 BATCH_LAYOUTS = _cases("BatchLayout")
 HISTOGRAM_ALGORITHMS = _cases("HistogramAlgorithm")
+RADIX_RANK_ALGORITHMS = _cases("RadixRankAlgorithm")
 
 
 _TILE_OPTIONS = (Option("algorithm", "choice", "direct", BLOCK_ALGORITHMS),
@@ -287,6 +296,31 @@ OPERATIONS.update({op.marker: op for op in (
               ods=(("value", "run_values"), ("lengths", "run_lengths"),
                    ("destination_offset", "window_offset")),
               result_options=("decoded_offset_dtype",)),
+)})
+
+_SORT_OPTIONS = (Option("begin_bit", "index"), Option("end_bit", "index"),
+                 Option("descending", "flag", False), Option("blocked_to_striped", "flag", False),
+                 Option("valid_items", "index"), _STORAGE)
+_RADIX_ODS = (("value", "keys"), ("unsigned", "is_unsigned"))
+
+OPERATIONS.update({op.marker: op for op in (
+    Operation("radix_rank_keys", _markers.radix_rank_keys, ("group", "value"),
+              (Option("begin_bit", "integer", 0), Option("end_bit", "integer"),
+               Option("radix_bits", "integer"), Option("descending", "flag", False),
+               Option("exclusive_digit_prefix", "digit_prefix", False),
+               Option("algorithm", "choice", "basic", RADIX_RANK_ALGORITHMS)),
+              result="ranks", scalar_value=True, dialect_op="coop.radix_rank",
+              ods=_RADIX_ODS + (("exclusive_digit_prefix", "digit_prefix"),),
+              result_options=("end_bit",)),
+    Operation("radix_sort_keys", _markers.radix_sort_keys, ("group", "value"), _SORT_OPTIONS,
+              result="sorted", scalar_value=True, dialect_op="coop.radix_sort", ods=_RADIX_ODS),
+    Operation("radix_sort_pairs", _markers.radix_sort_pairs, ("group", "value", "values"),
+              _SORT_OPTIONS, result="sorted", scalar_value=True, dialect_op="coop.radix_sort",
+              ods=_RADIX_ODS),
+    Operation("argsort", _markers.argsort, ("group", "value"),
+              (Option("descending", "flag", False), Option("valid_items", "index"), _STORAGE),
+              result="argsorted", scalar_value=True, dialect_op="coop.radix_sort",
+              ods=_RADIX_ODS),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage

@@ -171,7 +171,8 @@ _register_global(QualifiedTempStorage, QualifiedTempStorageTemplate)
 
 
 _ROLE_TEXT = {"group": "the group", "source": "the array", "destination": "the array",
-              "payload": "the payload", "value": "the value", "lengths": "the run lengths"}
+              "payload": "the payload", "value": "the value", "lengths": "the run lengths",
+              "values": "the values"}
 
 
 def _operation_template(operation):
@@ -231,6 +232,13 @@ def _operation_template(operation):
                                   f"scalar run value); got {lengths}")
             value = given.get("value")
             item = value.dtype if isinstance(value, types.Array) else value
+            values = given.get("values")
+            if values is not None and not (
+                    isinstance(values, types.Array) and values.ndim == 1
+                    if isinstance(value, types.Array) else isinstance(values, types.Number)):
+                raise TypingError(f"coop.{name}'s values must be a coop.ThreadData or a local "
+                                  f"array, one value per key (one number for a scalar key); "
+                                  f"got {values}")
             operands = dict(zip(extra, args[count:]), **kws)
             for option in operation.options:
                 if option.kind == "operator" and option.name in operands:
@@ -270,6 +278,8 @@ def _operation_template(operation):
                     if _literal(kws.get("total_decoded_size"),
                                 f"coop.{name}'s total_decoded_size"):
                         result = types.Tuple((result, offset))
+            elif operation.result in ("ranks", "sorted", "argsorted"):
+                result = _radix_result_type(operation, value, values, operands)
             if any(_literal(kws.get(flag), f"coop.{name}'s {flag}")
                    for flag in operation.result_flags):
                 result = types.Tuple((result, item))
@@ -278,6 +288,31 @@ def _operation_template(operation):
             return signature(result, *args, *kws.values())
 
     return Template
+
+
+def _radix_result_type(operation, keys, values, operands):
+    """A radix operation's result: ranks (and a digit prefix asked for by
+    exclusive_digit_prefix=True), sorted keys (and their values or input
+    positions); scalars for a scalar key."""
+    payload = isinstance(keys, types.Array)
+
+    def like(t):
+        return t.copy(layout="C", readonly=False) if payload else t
+
+    def int32s():
+        return types.Array(types.int32, 1, "C") if payload else types.int32
+
+    if operation.result == "ranks":
+        prefix = operands.get("exclusive_digit_prefix")
+        if not isinstance(prefix, types.Array) and _literal(
+                prefix, f"coop.{operation.name}'s exclusive_digit_prefix"):
+            return types.Tuple((int32s(), types.Array(types.int32, 1, "C")))
+        return int32s()
+    if operation.result == "argsorted":
+        return types.Tuple((like(keys), int32s()))
+    if values is not None:
+        return types.Tuple((like(keys), like(values)))
+    return like(keys)
 
 
 def _counters_type(operands, samples, name):

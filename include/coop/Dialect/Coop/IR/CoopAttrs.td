@@ -254,4 +254,26 @@ def Coop_HistogramAlgorithmAttr : EnumAttr<Coop_Dialect,
   }];
 }
 
+def Coop_RadixRankAlgorithm : I32EnumAttr<"RadixRankAlgorithm",
+    "how a block ranks its keys by a digit", [
+    I32EnumAttrCase<"basic", 0>,
+    I32EnumAttrCase<"memoize", 1>,
+  ]> {
+  let cppNamespace = "::mlir::coop";
+  let genSpecializedAttr = 0;
+}
+
+def Coop_RadixRankAlgorithmAttr : EnumAttr<Coop_Dialect,
+    Coop_RadixRankAlgorithm, "radix_rank_algorithm"> {
+  let summary = "how a block ranks its keys by a digit";
+  let description = [{
+    `basic` and `memoize`: CUB's `RADIX_RANK_BASIC` and
+    `RADIX_RANK_MEMOIZE`, each thread counting its keys' digits in its own
+    column of 16-bit counters (two packed in a word), one raking block scan
+    of the packed words, and each key's rank read back from its counter.
+    Both keep the raking segment in registers between the scan's upsweep and
+    downsweep (CUB's memoization), so they lower alike.
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPATTRS_TD

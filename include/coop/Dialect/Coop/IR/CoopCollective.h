@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -172,6 +173,45 @@ struct RakingLayout {
 /// (`padPositions`) pads its positions.
 ScratchLayout cubExchangeLayout(const TileGeometry &tile, bool timeSliced,
                                 bool padPositions);
+
+/// CUB's BlockRadixRank counters for `radixBits`-bit digits in a block of
+/// `blockSize` threads: 16-bit counters packed two to a word, the words
+/// laid out [lane][thread] with one padding lane (the raking segment of a
+/// thread is `paddedLanes()` consecutive words), digit d in lane
+/// `d & (lanes - 1)`, half `d >> log2(lanes)`; then one i32 a warp for the
+/// block scan of the packed words.
+struct RadixCounters {
+  int64_t radixBits;
+  int64_t blockSize;
+
+  int64_t digits() const { return int64_t(1) << radixBits; }
+  int64_t logLanes() const { return radixBits > 1 ? radixBits - 1 : 0; }
+  int64_t lanes() const { return int64_t(1) << logLanes(); }
+  int64_t paddedLanes() const { return lanes() + 1; }
+  int64_t words() const { return paddedLanes() * blockSize; }
+  int64_t warps() const { return (blockSize + kWarpThreads - 1) / kWarpThreads; }
+  /// Bytes of the counters and, past `words() * 4`, the warps' totals.
+  int64_t bytes() const { return (words() + (warps() > 1 ? warps() : 0)) * 4; }
+  /// Digit-prefix slots a thread holds (CUB's BINS_TRACKED_PER_THREAD).
+  int64_t binsPerThread() const {
+    return std::max<int64_t>(1, (digits() + blockSize - 1) / blockSize);
+  }
+};
+
+/// The keys of a radix operation: 8- to 64-bit integers, float16/32/64.
+bool isRadixKeyType(Type type);
+
+/// A block radix sort's scratch (bytes): the union of the rank's counters
+/// and the keys' and values' exchanges, each exchange laid out as
+/// BlockExchange's; keys and values exchange side by side (values at
+/// `valuesOffset`) when that fits in the union.
+struct RadixSortScratch {
+  int64_t bytes;
+  int64_t valuesOffset;
+  bool sideBySide;
+};
+RadixSortScratch radixSortScratch(const TileGeometry &keys, Type valueType,
+                                  int64_t radixBits);
 
 /// The scratch layout of an exchange with the phases `access` (a load or
 /// store transpose, or coop.exchange). Scatters and time-sliced exchanges

@@ -920,4 +920,145 @@ def Coop_RunLengthDecodeOp : Coop_Op<"run_length_decode", [
   }];
 }
 
+def Coop_RadixRankOp : Coop_Op<"radix_rank", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess", "getBlockPrimitive"]>]> {
+  let summary = "rank a block's keys stably by one digit";
+  let description = [{
+    CUB's `BlockRadixRank`: each key's rank (`i32`) in the block's stable
+    order by the digit of bits `[begin_bit, begin_bit + radix_bits)` of its
+    bit-ordered form (integers with their sign bit flipped unless
+    `unsigned`; floats by CUB's twiddle, -0.0 taken as +0.0), keys in
+    blocked order (thread t's item i is position `t*ipt + i`). With
+    `descending`, greater digits rank first.
+
+    With `digit_prefix` (a payload of `P = max(1, ceil(2^radix_bits / T))`
+    `i32` slots), slot i of thread t receives the number of keys whose digit
+    ranks before bin `t*P + i` (bins in ascending digit order either way; 0
+    past the last bin), CUB's exclusive digit prefix.
+
+    Rules checked here: blocks only; keys of 8 to 64 bits (integers) or
+    float16/32/64; `unsigned` only with integer keys; `i32` ranks, one per
+    key; `radix_bits` in [1, 8] and the digit inside the key; a tile of at
+    most 65,535 keys (CUB's 16-bit counters) where the block size is
+    known; a `digit_prefix` of `i32` of at least P slots.
+
+    ```mlir
+    coop.radix_rank %block, %keys into %ranks begin_bit = 0 radix_bits = 4
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$keys,
+    Coop_Payload:$ranks,
+    Optional<Coop_Payload>:$digit_prefix,
+    Optional<Coop_TempStorage>:$temp_storage,
+    I64Attr:$begin_bit,
+    I64Attr:$radix_bits,
+    DefaultValuedAttr<Coop_RadixRankAlgorithmAttr,
+                      "::mlir::coop::RadixRankAlgorithm::basic">:$algorithm,
+    UnitAttr:$descending,
+    UnitAttr:$is_unsigned);
+  let assemblyFormat = [{
+    $group `,` $keys `into` $ranks
+    (`digit_prefix` `=` $digit_prefix^ `:` type($digit_prefix))?
+    `begin_bit` `=` $begin_bit `radix_bits` `=` $radix_bits
+    (`algorithm` `=` `` $algorithm^)? (`descending` $descending^)?
+    (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($keys) `,` type($ranks)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getElementType();
+    }
+  }];
+}
+
+def Coop_RadixSortOp : Coop_Op<"radix_sort", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess", "getBlockPrimitive"]>]> {
+  let summary = "sort a block's keys (and values) stably by their bits";
+  let description = [{
+    CUB's `BlockRadixSort`: the block's keys (blocked order) sorted stably,
+    ascending or with `descending` descending, by bits `[begin_bit,
+    end_bit)` of their bit-ordered form (as `coop.radix_rank`; runtime
+    operands, uniform over the block, default the whole key), into
+    `output`: blocked order (thread t's item i is sorted position
+    `t*ipt + i`), or with `blocked_to_striped` striped (`i*T + t`).
+    `values_output` receives each key's value moved with it: `values`'
+    items, or without `values` the key's input tile position as an `i32`
+    (an argsort). With `valid_items`, only the keys before that blocked
+    position take part and the first `valid_items` outputs are defined.
+
+    As CUB: the keys are made bit-ordered, then each pass of `radix_bits`
+    bits ranks them (CUB's `BlockRadixRank`, basic) and scatters keys and
+    values to their ranks through scratch (CUB's `BlockExchange`), until
+    the bits run out. Scratch is the union of the rank's counters and the
+    exchanges; keys and values exchange side by side (one barrier fewer a
+    pass) where that fits in the union.
+
+    Rules checked here: blocks only; keys as `coop.radix_rank`'s; an output
+    of the keys' type; values as many as the keys, and a values output of
+    their type (of `i32` without values); `radix_bits` in [1, 8]; a tile of
+    at most 65,535 keys where the block size is known.
+
+    ```mlir
+    coop.radix_sort %block, %keys into %sorted
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.radix_sort %block, %keys into %sorted values_into %indices
+        descending : !coop.group<block>, memref<4xf32>, memref<4xf32>,
+        memref<4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$keys,
+    Optional<Coop_Payload>:$values,
+    Coop_Payload:$output,
+    Optional<Coop_Payload>:$values_output,
+    Optional<Index>:$begin_bit,
+    Optional<Index>:$end_bit,
+    Optional<Index>:$valid_items,
+    Optional<Coop_TempStorage>:$temp_storage,
+    DefaultValuedAttr<I64Attr, "4">:$radix_bits,
+    UnitAttr:$descending,
+    UnitAttr:$blocked_to_striped,
+    UnitAttr:$is_unsigned);
+  let assemblyFormat = [{
+    $group `,` $keys (`values` `=` $values^ `:` type($values))?
+    `into` $output (`values_into` $values_output^ `:` type($values_output))?
+    (`begin_bit` `=` $begin_bit^)? (`end_bit` `=` $end_bit^)?
+    (`valid_items` `=` $valid_items^)?
+    (`descending` $descending^)? (`blocked_to_striped` $blocked_to_striped^)?
+    (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($keys) `,` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getElementType();
+    }
+    /// The type of the values moved with the keys: the values', or i32
+    /// (tile positions); null for keys alone.
+    ::mlir::Type getValueType() {
+      if (!getValuesOutput())
+        return {};
+      return ::llvm::cast<::mlir::MemRefType>(getValuesOutput().getType())
+          .getElementType();
+    }
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD

@@ -1,0 +1,468 @@
+//===- Radix.cpp - coop.radix_rank and coop.radix_sort --------------------===//
+//
+// CUB's BlockRadixRank (basic) and BlockRadixSort. Keys are ranked and
+// sorted by their bit-ordered form (CUB's twiddle): unsigned integers as
+// they are, signed ones with the sign bit flipped, floats with the sign bit
+// flipped when positive and every bit when negative. A digit of a float's
+// -0.0 is taken from +0.0, so the two rank as equal while the keys keep
+// their bits.
+//
+// Ranking: each thread counts its keys' digits, in order, in its own column
+// of 16-bit counters (two packed in a word, laid out [lane][thread] with a
+// padding lane); a barrier; each thread sums its raking segment of the
+// packed words, one block exclusive sum of the segments (the low halves'
+// total carried into the high halves), the thread writes its segment's
+// exclusive prefixes back; a barrier; a key's rank is its count before it
+// in its thread plus its counter's prefix.
+//
+// Sorting: a pass of `radix_bits` bits ranks the keys and scatters keys and
+// values to their ranks through scratch (BlockExchange's padded layout),
+// reading them back in blocked order (striped after the last pass with
+// blocked_to_striped); the passes are a loop over the bit range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Combining.h"
+#include "TileHelpers.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::lowering;
+
+namespace {
+
+/// How a key type's bits order: signed or unsigned integers, or floats.
+struct KeyBits {
+  Type key;
+  IntegerType bits;
+  bool isFloat;
+  bool isUnsigned;
+
+  KeyBits(Type key, bool isUnsigned)
+      : key(key),
+        bits(IntegerType::get(key.getContext(), key.getIntOrFloatBitWidth())),
+        isFloat(isa<FloatType>(key)), isUnsigned(isUnsigned) {}
+
+  unsigned width() const { return bits.getWidth(); }
+  Value c(OpBuilder &b, Location loc, const APInt &v) const {
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(bits, v));
+  }
+  Value signBit(OpBuilder &b, Location loc) const {
+    return c(b, loc, APInt::getSignMask(width()));
+  }
+  /// All ones where the bits' sign bit is set, else zero.
+  Value signMask(OpBuilder &b, Location loc, Value v) const {
+    return arith::ShRSIOp::create(b, loc, v, c(b, loc, APInt(width(), width() - 1)));
+  }
+
+  /// The key's bit-ordered form (CUB's TwiddleIn).
+  Value toOrdered(OpBuilder &b, Location loc, Value key) const {
+    Value v = isFloat ? Value(arith::BitcastOp::create(b, loc, bits, key)) : key;
+    if (isUnsigned)
+      return v;
+    if (!isFloat)
+      return arith::XOrIOp::create(b, loc, v, signBit(b, loc));
+    Value flip = arith::OrIOp::create(b, loc, signMask(b, loc, v), signBit(b, loc));
+    return arith::XOrIOp::create(b, loc, v, flip);
+  }
+
+  /// The key of a bit-ordered form (CUB's TwiddleOut).
+  Value fromOrdered(OpBuilder &b, Location loc, Value v) const {
+    if (isUnsigned)
+      return v;
+    if (!isFloat)
+      return arith::XOrIOp::create(b, loc, v, signBit(b, loc));
+    Value ones = c(b, loc, APInt::getAllOnes(width()));
+    Value notMask = arith::XOrIOp::create(b, loc, signMask(b, loc, v), ones);
+    Value flip = arith::OrIOp::create(b, loc, notMask, signBit(b, loc));
+    Value key = arith::XOrIOp::create(b, loc, v, flip);
+    return arith::BitcastOp::create(b, loc, this->key, key);
+  }
+
+  /// The digit of `count` bits (i32, at most 8) from bit `begin` (i32) of
+  /// bit-ordered `v`, as an i32; -0.0's digits are +0.0's.
+  Value digit(OpBuilder &b, Location loc, Value v, Value begin,
+              Value mask) const {
+    if (isFloat) {
+      Value minusZero = c(b, loc, ~APInt::getSignMask(width()));
+      Value isMinusZero = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, v, minusZero);
+      v = arith::SelectOp::create(b, loc, isMinusZero, signBit(b, loc), v);
+    }
+    Type i32 = b.getI32Type();
+    if (width() < 32)
+      v = arith::ExtUIOp::create(b, loc, i32, v);
+    Value shift = begin;
+    if (width() > 32)
+      shift = arith::ExtUIOp::create(b, loc, bits, begin);
+    v = arith::ShRUIOp::create(b, loc, v, shift);
+    if (width() > 32)
+      v = arith::TruncIOp::create(b, loc, i32, v);
+    return arith::AndIOp::create(b, loc, v, mask);
+  }
+};
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+Value asIndex(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// The rank's views of its scratch: the packed words and their 16-bit
+/// halves (the same bytes), and the warps' totals past them.
+struct CounterViews {
+  Value words;
+  Value halves;
+  std::function<FailureOr<Value>()> totals;
+};
+
+FailureOr<CounterViews> counterViews(RewriterBase &rewriter, Operation *op,
+                                     const RadixCounters &counters) {
+  FailureOr<Value> words =
+      scratchView(rewriter, op, counters.words(), rewriter.getI32Type());
+  FailureOr<Value> halves =
+      scratchView(rewriter, op, 2 * counters.words(), rewriter.getI16Type());
+  if (failed(words) || failed(halves))
+    return failure();
+  CounterViews views{*words, *halves, nullptr};
+  views.totals = [&rewriter, op, counters]() {
+    return scratchView(rewriter, op, counters.warps(), rewriter.getI32Type(),
+                       counters.words() * 4);
+  };
+  return views;
+}
+
+/// The index of digit `digit`'s (i32) 16-bit counter in thread `thread`'s
+/// column; `descending` ranks greater digits first.
+Value counterIndex(OpBuilder &b, Location loc, const RadixCounters &counters,
+                   Value digit, Value thread, bool descending) {
+  if (descending)
+    digit = arith::SubIOp::create(b, loc, i32(b, loc, counters.digits() - 1),
+                                  digit);
+  Value lane = arith::AndIOp::create(b, loc, digit,
+                                     i32(b, loc, counters.lanes() - 1));
+  Value half = arith::ShRUIOp::create(b, loc, digit,
+                                      i32(b, loc, counters.logLanes()));
+  Ix ix{b, loc};
+  Value word = ix.add(ix.mul(asIndex(b, loc, lane), counters.blockSize), thread);
+  return ix.add(ix.mul(word, 2), asIndex(b, loc, half));
+}
+
+/// CUB's BlockRadixRank::RankKeys of `digits` (i32 each): each key's rank
+/// (i32) in the block's stable order by digit, keys in blocked order.
+FailureOr<SmallVector<Value>>
+rankDigits(OpBuilder &b, Location loc, const TileGeometry &tile,
+           const TileThreads &t, const RadixCounters &counters,
+           const CounterViews &views, ArrayRef<Value> digits, bool descending,
+           unsigned sm) {
+  Ix ix{b, loc};
+  Type i16 = b.getI16Type();
+  Type i32t = b.getI32Type();
+  int64_t lanes = counters.paddedLanes();
+  int64_t threads = counters.blockSize;
+  Value zero32 = i32(b, loc, 0);
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    memref::StoreOp::create(b, loc, zero32, views.words,
+                            ix.add(t.linearTid, lane * threads));
+
+  // Each key in order: its thread's count of the digit so far, then one
+  // more. The column is the thread's own, so no barrier orders these.
+  SmallVector<Value> slots, before;
+  Value one16 = arith::ConstantIntOp::create(b, loc, i16, 1);
+  for (Value digit : digits) {
+    Value slot =
+        counterIndex(b, loc, counters, digit, t.linearTid, descending);
+    Value count = memref::LoadOp::create(b, loc, views.halves, slot);
+    memref::StoreOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, count, one16),
+                            views.halves, slot);
+    slots.push_back(slot);
+    before.push_back(arith::ExtUIOp::create(b, loc, i32t, count));
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  // The raking scan: the thread's segment of `lanes` words in registers.
+  Value first = ix.mul(t.linearTid, lanes);
+  SmallVector<Value> segment;
+  Value sum = zero32;
+  for (int64_t j = 0; j < lanes; ++j) {
+    segment.push_back(
+        memref::LoadOp::create(b, loc, views.words, ix.add(first, j)));
+    sum = arith::AddIOp::create(b, loc, sum, segment.back());
+  }
+  FailureOr<GroupSum> scanned = groupExclusiveSum(
+      b, loc, tile, t.linearTid, t.rank, sum, sm, views.totals);
+  if (failed(scanned))
+    return failure();
+  // The low halves' total precedes every high half.
+  Value carry = arith::ShLIOp::create(b, loc, scanned->total, i32(b, loc, 16));
+  Value running = arith::AddIOp::create(b, loc, scanned->before, carry);
+  for (int64_t j = 0; j < lanes; ++j) {
+    memref::StoreOp::create(b, loc, running, views.words, ix.add(first, j));
+    running = arith::AddIOp::create(b, loc, running, segment[j]);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  SmallVector<Value> ranks;
+  for (auto [slot, count] : llvm::zip(slots, before)) {
+    Value prefix = memref::LoadOp::create(b, loc, views.halves, slot);
+    ranks.push_back(arith::AddIOp::create(
+        b, loc, count, arith::ExtUIOp::create(b, loc, i32t, prefix)));
+  }
+  return ranks;
+}
+
+struct RadixRankLowering : OpConversionPattern<RadixRankOp> {
+  RadixRankLowering(MLIRContext *context, unsigned sm)
+      : OpConversionPattern(context), sm(sm) {}
+
+  LogicalResult
+  matchAndRewrite(RadixRankOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    RadixCounters counters{static_cast<int64_t>(op.getRadixBits()),
+                           tile->blockSize};
+    FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
+    if (failed(views))
+      return failure();
+    TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
+    KeyBits keyBits(op.getItemType(), op.getIsUnsigned());
+    Value begin = i32(rewriter, loc, op.getBeginBit());
+    Value mask = i32(rewriter, loc, counters.digits() - 1);
+    SmallVector<Value> digits;
+    for (Value key : readPayload(rewriter, loc, adaptor.getKeys(),
+                                 tile->itemsPerThread))
+      digits.push_back(keyBits.digit(
+          rewriter, loc, keyBits.toOrdered(rewriter, loc, key), begin, mask));
+    bool descending = op.getDescending();
+    FailureOr<SmallVector<Value>> ranks = rankDigits(
+        rewriter, loc, *tile, t, counters, *views, digits, descending, sm);
+    if (failed(ranks))
+      return failure();
+    writePayload(rewriter, loc, adaptor.getRanks(), *ranks);
+
+    if (Value out = adaptor.getDigitPrefix()) {
+      // Bin t*P + i's count of the keys before it: its counter in thread
+      // 0's column after the scan (the digit flipped as ranked).
+      Ix ix{rewriter, loc};
+      int64_t perThread = cast<MemRefType>(out.getType()).getDimSize(0);
+      int64_t bins = counters.digits();
+      Value zero = i32(rewriter, loc, 0);
+      Value firstBin = ix.mul(t.linearTid, counters.binsPerThread());
+      SmallVector<Value> prefixes;
+      for (int64_t i = 0; i < perThread; ++i) {
+        if (i >= counters.binsPerThread()) {
+          prefixes.push_back(zero);
+          continue;
+        }
+        Value bin = ix.add(firstBin, i);
+        bool guarded = tile->blockSize * counters.binsPerThread() != bins;
+        Value inside = guarded ? ix.lt(bin, bins) : Value();
+        if (guarded)
+          bin = arith::MinUIOp::create(rewriter, loc, bin, ix.c(bins - 1));
+        Value digit = arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getI32Type(), bin);
+        Value slot = counterIndex(rewriter, loc, counters, digit, ix.c(0),
+                                  descending);
+        Value prefix = arith::ExtUIOp::create(
+            rewriter, loc, rewriter.getI32Type(),
+            memref::LoadOp::create(rewriter, loc, views->halves, slot));
+        prefixes.push_back(
+            inside ? arith::SelectOp::create(rewriter, loc, inside, prefix, zero)
+                         .getResult()
+                   : prefix);
+      }
+      writePayload(rewriter, loc, out, prefixes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  unsigned sm;
+};
+
+struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
+  RadixSortLowering(MLIRContext *context, unsigned sm)
+      : OpConversionPattern(context), sm(sm) {}
+
+  LogicalResult
+  matchAndRewrite(RadixSortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Ix ix{rewriter, loc};
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile))
+      return failure();
+    int64_t n = tile->itemsPerThread;
+    int64_t threads = tile->blockSize;
+    int64_t radixBits = op.getRadixBits();
+    RadixCounters counters{radixBits, threads};
+    KeyBits keyBits(op.getItemType(), op.getIsUnsigned());
+    Type valueType = op.getValueType();
+    RadixSortScratch plan = radixSortScratch(*tile, valueType, radixBits);
+    ScratchLayout exchange =
+        cubExchangeLayout(*tile, /*timeSliced=*/false, /*padPositions=*/true);
+
+    FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
+    FailureOr<Value> keySlots =
+        scratchView(rewriter, op, exchange.elements, keyBits.bits);
+    FailureOr<Value> valueSlots =
+        valueType ? scratchView(rewriter, op, exchange.elements, valueType,
+                                plan.valuesOffset)
+                  : FailureOr<Value>(Value());
+    if (failed(views) || failed(keySlots) || failed(valueSlots))
+      return failure();
+    TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
+    IndexFn blocked = blockedPositions(ix, *tile, t.rank);
+    IndexFn striped = stripedPositions(ix, *tile, t.rank);
+
+    SmallVector<Value> keys;
+    for (Value key : readPayload(rewriter, loc, adaptor.getKeys(), n))
+      keys.push_back(keyBits.toOrdered(rewriter, loc, key));
+    if (Value valid = adaptor.getValidItems()) {
+      // Keys past valid_items take the last digit in every pass: stable
+      // ranking keeps them after every valid key.
+      Value fill = keyBits.c(rewriter, loc,
+                             op.getDescending()
+                                 ? APInt::getZero(keyBits.width())
+                                 : APInt::getAllOnes(keyBits.width()));
+      Value count = clampedCount(rewriter, loc, valid, threads * n);
+      for (auto [i, key] : llvm::enumerate(keys)) {
+        Value position = arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getI32Type(), blocked(i));
+        Value inside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, position, count);
+        key = arith::SelectOp::create(rewriter, loc, inside, key, fill);
+      }
+    }
+    SmallVector<Value> values;
+    if (Value given = adaptor.getValues())
+      values = readPayload(rewriter, loc, given, n);
+    else if (valueType)
+      for (int64_t i = 0; i < n; ++i)
+        values.push_back(arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getI32Type(), blocked(i)));
+
+    Value begin = adaptor.getBeginBit()
+                      ? arith::IndexCastUIOp::create(rewriter, loc,
+                                                     rewriter.getI32Type(),
+                                                     adaptor.getBeginBit())
+                            .getResult()
+                      : i32(rewriter, loc, 0);
+    Value end = adaptor.getEndBit()
+                    ? arith::IndexCastUIOp::create(rewriter, loc,
+                                                   rewriter.getI32Type(),
+                                                   adaptor.getEndBit())
+                          .getResult()
+                    : i32(rewriter, loc, keyBits.width());
+    SmallVector<Value> carried(keys);
+    carried.append(values);
+    auto passes = scf::ForOp::create(rewriter, loc, begin, end,
+                                     i32(rewriter, loc, radixBits), carried);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(passes.getBody());
+      Ix in{rewriter, loc};
+      Value bit = passes.getInductionVar();
+      ValueRange args = passes.getRegionIterArgs();
+      SmallVector<Value> passKeys(args.take_front(n));
+      SmallVector<Value> passValues(args.drop_front(n));
+
+      // The scratch of the pass before is read until its last barrier.
+      Value later = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::ne, bit, begin);
+      auto sync = scf::IfOp::create(rewriter, loc, later,
+                                    /*withElseRegion=*/false);
+      {
+        OpBuilder then = thenBuilder(rewriter, sync);
+        gpu::BarrierOp::create(then, loc);
+      }
+
+      Value left = arith::SubIOp::create(rewriter, loc, end, bit);
+      Value passBits = arith::MinSIOp::create(rewriter, loc, left,
+                                              i32(rewriter, loc, radixBits));
+      Value mask = arith::SubIOp::create(
+          rewriter, loc,
+          arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1), passBits),
+          i32(rewriter, loc, 1));
+      SmallVector<Value> digits;
+      for (Value key : passKeys)
+        digits.push_back(keyBits.digit(rewriter, loc, key, bit, mask));
+      FailureOr<SmallVector<Value>> ranks =
+          rankDigits(rewriter, loc, *tile, t, counters, *views, digits,
+                     op.getDescending(), sm);
+      if (failed(ranks))
+        return failure();
+      gpu::BarrierOp::create(rewriter, loc);
+
+      SmallVector<Value> scatter, gather;
+      for (Value rank : *ranks)
+        scatter.push_back(in.pad(asIndex(rewriter, loc, rank), exchange.padding));
+      Value last;
+      if (op.getBlockedToStriped())
+        last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                     left, i32(rewriter, loc, radixBits));
+      for (int64_t i = 0; i < n; ++i) {
+        Value slot = in.pad(blocked(i), exchange.padding);
+        if (last)
+          slot = arith::SelectOp::create(
+              rewriter, loc, last, in.pad(striped(i), exchange.padding), slot);
+        gather.push_back(slot);
+      }
+      auto barrier = [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); };
+      SmallVector<Value> next;
+      if (valueType && plan.sideBySide) {
+        for (auto [key, value, slot] :
+             llvm::zip(passKeys, passValues, scatter)) {
+          memref::StoreOp::create(rewriter, loc, key, *keySlots, slot);
+          memref::StoreOp::create(rewriter, loc, value, *valueSlots, slot);
+        }
+        barrier(rewriter);
+        for (Value slot : gather)
+          next.push_back(memref::LoadOp::create(rewriter, loc, *keySlots, slot));
+        for (Value slot : gather)
+          next.push_back(
+              memref::LoadOp::create(rewriter, loc, *valueSlots, slot));
+      } else {
+        next = exchangeThroughScratch(rewriter, loc, *keySlots, passKeys,
+                                      scatter, gather, barrier);
+        if (valueType) {
+          barrier(rewriter);
+          next.append(exchangeThroughScratch(rewriter, loc, *valueSlots,
+                                             passValues, scatter, gather,
+                                             barrier));
+        }
+      }
+      scf::YieldOp::create(rewriter, loc, next);
+    }
+    ValueRange sorted = passes.getResults();
+    SmallVector<Value> outKeys;
+    for (Value bits : sorted.take_front(n))
+      outKeys.push_back(keyBits.fromOrdered(rewriter, loc, bits));
+    writePayload(rewriter, loc, adaptor.getOutput(), outKeys);
+    if (valueType)
+      writePayload(rewriter, loc, adaptor.getValuesOutput(),
+                   SmallVector<Value>(sorted.drop_front(n)));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  unsigned sm;
+};
+
+} // namespace
+
+void lowering::populateRadixPatterns(RewritePatternSet &patterns,
+                                     unsigned sm) {
+  patterns.add<RadixRankLowering, RadixSortLowering>(patterns.getContext(),
+                                                     sm);
+}
