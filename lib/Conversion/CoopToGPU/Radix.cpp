@@ -190,11 +190,12 @@ rankDigits(OpBuilder &b, Location loc, const TileGeometry &tile,
   // The raking scan: the thread's segment of `lanes` words in registers.
   Value first = ix.mul(t.linearTid, lanes);
   SmallVector<Value> segment;
-  Value sum = zero32;
+  Value sum;
   for (int64_t j = 0; j < lanes; ++j) {
     segment.push_back(
         memref::LoadOp::create(b, loc, views.words, ix.add(first, j)));
-    sum = arith::AddIOp::create(b, loc, sum, segment.back());
+    sum = sum ? arith::AddIOp::create(b, loc, sum, segment.back()).getResult()
+              : segment.back();
   }
   FailureOr<GroupSum> scanned = groupExclusiveSum(
       b, loc, tile, t.linearTid, t.rank, sum, sm, views.totals);

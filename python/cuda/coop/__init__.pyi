@@ -28,6 +28,7 @@ ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
 BatchLayout = Literal["striped", "blocked"]
 HistogramAlgorithm = Literal["atomic"]
+RadixRankAlgorithm = Literal["basic", "memoize"]
 # A histogram's counter dtype: numpy.int32, numpy.uint32, numpy.int64, numpy.uint64 or int.
 CounterDType = type
 # A select's predicate: a function of one item returning a bool.
@@ -420,3 +421,71 @@ def run_length_decode_into(block: BlockGroup, run_values: ThreadDataLike[_Common
                            destination_offset: int = 0,
                            decoded_offset_dtype: type = ...,
                            temp_storage: TempStorageLike | None = None) -> int: ...
+@overload
+def radix_rank_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: Literal[False] | ThreadDataLike[int] = False,
+                    algorithm: RadixRankAlgorithm = "basic") -> ThreadDataLike[int]: ...
+@overload
+def radix_rank_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: Literal[True],
+                    algorithm: RadixRankAlgorithm = "basic") -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
+@overload
+def radix_rank_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: bool | ThreadDataLike[int] = False,
+                    algorithm: RadixRankAlgorithm = "basic") -> Any: ...
+radix_rank = radix_rank_keys
+@overload
+def radix_sort_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    descending: bool = False,
+                    blocked_to_striped: bool = False,
+                    valid_items: ValidItems | None = None,
+                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def radix_sort_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    descending: bool = False,
+                    blocked_to_striped: bool = False,
+                    valid_items: ValidItems | None = None,
+                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def radix_sort_pairs(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT],
+                     values: ThreadDataLike[_T], /, *,
+                     begin_bit: int = 0,
+                     end_bit: int | None = None,
+                     descending: bool = False,
+                     blocked_to_striped: bool = False,
+                     valid_items: ValidItems | None = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def radix_sort_pairs(block: BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                     begin_bit: int = 0,
+                     end_bit: int | None = None,
+                     descending: bool = False,
+                     blocked_to_striped: bool = False,
+                     valid_items: ValidItems | None = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def argsort(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+            descending: bool = False,
+            valid_items: ValidItems | None = None,
+            temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[int]]: ...
+@overload
+def argsort(block: BlockGroup, keys: _CommonNumericT, /, *,
+            descending: bool = False,
+            valid_items: ValidItems | None = None,
+            temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...

@@ -30,6 +30,11 @@ from .. import ValidItems as _ValidItems
 from .. import WarpExchangeMode as _WarpExchangeMode
 from .. import WarpGroup as _WarpGroup
 from .. import WarpLoadStoreAlgorithm as _WarpLoadStoreAlgorithm
+from .. import argsort as argsort
+from .. import radix_rank as radix_rank
+from .. import radix_rank_keys as radix_rank_keys
+from .. import radix_sort_keys as radix_sort_keys
+from .. import radix_sort_pairs as radix_sort_pairs
 from .. import register as register
 from .. import this_block as this_block
 from .. import this_cluster as this_cluster
