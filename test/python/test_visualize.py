@@ -17,7 +17,7 @@ from cuda.coop.visualize import VisualizeError, build_site
 from headless_chromium import Chromium, find_chromium
 
 PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select", "histogram",
-         "run_length_decode")
+         "run_length_decode", "radix_sort")
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +219,17 @@ def test_run_length_decode_page(browser, site):
     window, total = models.run_length_decode_model(values, run_lengths(32, 2), 32, 3, 32)
     inside = (32 + np.arange(96) < total).reshape(32, 3)
     np.testing.assert_array_equal(drawn, np.where(inside, window, 0).astype(str).astype(object))
+
+
+def test_radix_sort_page(browser, site):
+    from cuda.coop.visualize._pages import radix_sort_keys
+
+    drawn = _drawn(browser, site, "radix_sort", {"group": "block", "threads": 32},
+                   {"items_per_thread": 3, "descending": "True", "blocked_to_striped": "True",
+                    "valid_items": 48}, 1)
+    keys = radix_sort_keys(32, 3).reshape(-1)
+    order = models.radix_sort_order(keys, descending=True, valid=48)
+    expected = np.full(96, "?", dtype=object)
+    positions = np.arange(order.size)
+    expected[(positions % 32) * 3 + positions // 32] = keys[order].astype(str)
+    np.testing.assert_array_equal(drawn, expected.reshape(32, 3))

@@ -456,5 +456,53 @@ def run_length_decode_page() -> Page:
         tree)
 
 
+# --- radix sort ------------------------------------------------------------------------
+
+def radix_sort_keys(size: int, ipt: int) -> np.ndarray:
+    """Keys 0 to 9 in no regular pattern, with duplicates (stability shows)."""
+    k = np.arange(size * ipt)
+    return ((k * 7 + k // 5) % 10).astype(np.uint8).reshape(size, ipt)
+
+
+def _radix_sort_frame(size, ipt, descending, striped, valid) -> Frame:
+    keys = radix_sort_keys(size, ipt)
+    flat = keys.reshape(-1)
+    count = flat.size
+    order = models.radix_sort_order(flat, descending=descending, valid=valid)
+    colors = [hue(k, count) if valid is None or k < valid else GRAY for k in range(count)]
+    labels, after = ["?"] * count, [SPECIAL] * count
+    for position, source in enumerate(order):
+        slot = position
+        if striped:
+            # Sorted position p = i*T + t sits in slot i of thread t.
+            slot = (position % size) * ipt + position // size
+        labels[slot], after[slot] = str(int(flat[source])), hue(int(source), count)
+    layout = "striped: slot i of thread t holds sorted position i*T + t" if striped else \
+        "blocked: slot i of thread t holds sorted position t*ipt + i"
+    return Frame([Panel("keys before (colored by input position; gray: past valid_items)",
+                        "threads", ipt, [str(int(v)) for v in flat], colors),
+                  Panel(f"keys after radix_sort_keys ({layout}; the color is the key's input "
+                        "position; ?: past valid_items, unspecified)", "threads", ipt, labels,
+                        after)])
+
+
+def radix_sort_page() -> Page:
+    tree = _by_group(GROUPS[:1], lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("descending", [
+            (str(descending), encode_level("blocked_to_striped", [
+                (str(striped), encode_level("valid_items", [
+                    ("None", _radix_sort_frame(size, ipt, descending, striped, None))]
+                    + [(str(v), _radix_sort_frame(size, ipt, descending, striped, v))
+                       for v in range(0, size * ipt + 1, 4)], "range"))
+                for striped in (False, True)]))
+            for descending in (False, True)])) for ipt in IPT]))
+    return Page("radix_sort", "coop.radix_sort_keys", (
+        "A block radix sort orders the keys of the block's tile (blocked order) stably: equal "
+        "keys keep their input order, as the colors show. The result is blocked, or striped "
+        "with <code>blocked_to_striped</code>; with <code>valid_items</code> only the first "
+        "keys take part and the first <code>valid_items</code> outputs are defined."),
+        tree)
+
+
 PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page,
-         select_page, histogram_page, run_length_decode_page)
+         select_page, histogram_page, run_length_decode_page, radix_sort_page)
