@@ -3,8 +3,9 @@
 // Fresh counters, 200 bins over 128 threads (2 stripes, the second partial):
 // unsigned samples compare once in 32 bits against the bins and the valid
 // items; the counters (800 bytes of scratch) are zeroed by stripe (the
-// partial one by a predicated store), a barrier, one predicated shared
-// atomic a sample, a barrier, then each thread reads its stripes (the
+// partial one by a predicated store), a barrier, one unpredicated shared
+// atomic increment a sample (bin 0 for a sample not counted), one
+// predicated atomic taking those increments back from bin 0, a barrier, then each thread reads its stripes (the
 // partial one clamped and selected).
 // CHECK-LABEL: gpu.func @fresh
 // CHECK: memref.get_global @__coop_scratch_fresh : memref<800xi8
@@ -14,7 +15,9 @@
 // CHECK: memref.store %c0_i32, %[[COUNTERS]]
 // CHECK: @p st.shared.b32
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: @p red.shared.add.u32 [$0], $1;
+// CHECK-COUNT-4: "red.shared.add.u32 [$0], $1;", "l,r,~{memory}" %{{.*}}, %c1_i32
+// CHECK: arith.cmpi ne
+// CHECK: @p red.shared.add.u32 [$0], $1;
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[COUNTERS]]
 // CHECK: arith.minui
@@ -38,7 +41,8 @@ gpu.module @fresh {
 // CHECK-LABEL: gpu.func @shared_out
 // CHECK-NOT: memref.view
 // CHECK: gpu.barrier
-// CHECK-COUNT-2: @p red.shared.add.u64 [$0], $1;
+// CHECK-COUNT-2: "red.shared.add.u64 [$0], $1;", "l,l,~{memory}" %{{.*}}, %c1_i64
+// CHECK: @p red.shared.add.u64 [$0], $1;
 // CHECK: gpu.barrier
 // CHECK-NOT: red.
 gpu.module @shared_out {
