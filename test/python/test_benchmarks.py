@@ -1090,16 +1090,105 @@ def test_numba_run_length_decode_reads_the_reference_output():
     assert exchange.cub_key(pretty) == ("tile", "block_rld_runs4", "f64", 128, 8, 0)
 
 
+def test_numba_radix_sort_configurations_are_the_references():
+    bench = _bench("numba_radix_sort")
+    source = (ROOT / "benchmarks" / "reference" / "cub_radix_sort.cu").read_text()
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 22
+    ctype = {"uint8": "uint8_t", "uint32": "uint32_t", "int32": "int32_t", "float32": "float",
+             "uint64": "uint64_t"}
+    for mode, dtype, block, ipt in bench.CONFIGS:
+        assert f"add<{mode}, {ctype[dtype]}, {block}, {ipt}>(v);" in source
+
+
+def test_numba_radix_sort_input_and_model_are_the_references():
+    """The keys are cub_radix_sort.cu's key_at (from h = (uint32)(j * 2654435761), across
+    chunks), the loop's update is its perturb (k * 2654435761 + i in the key's width; i - k for
+    floats), and the model built on radix_sort_order takes the reference's host steps (verify:
+    a stable sort by value, the values moved with the keys, then the update)."""
+    bench = _bench("numba_radix_sort")
+    n = 5000
+    h = [(j * 2654435761) % 2**32 for j in range(n)]
+    signed = [x - 2**32 if x >= 2**31 else x for x in h]
+    expected = {"uint32": np.array(h, np.uint32), "int32": np.array(signed, np.int32),
+                "uint64": np.array([(x * 0x9E3779B97F4A7C15) % 2**64 for x in h], np.uint64),
+                "uint8": np.array([x >> 24 for x in h], np.uint8),
+                "float32": np.array([(x >> 8) / 4096 for x in signed], np.float32)}
+    for dtype, keys in expected.items():
+        got = bench.input_keys(n, bench.DTYPES[dtype], chunk=999)
+        assert got.dtype == keys.dtype and bench.same_bits(got, keys), dtype
+    assert (expected["float32"] < 0).any() and (expected["float32"] > 0).any()
+
+    rng = np.random.default_rng(0)
+    reps = 3
+    for mode, dtype in (("block_sort_keys", "int32"), ("block_sort_keys", "uint8"),
+                        ("block_sort_pairs", "float32"), ("block_sort_pairs", "uint64")):
+        c = bench.Config("loop", mode, dtype, 8, 3)
+        width = np.dtype(dtype).itemsize * 8
+        tiles = bench.input_keys(2 * 8 * 3, c.numpy_dtype)[rng.permutation(48)].reshape(2, 24)
+        tiles[:, :6] = tiles[:, 6:12]  # equal keys: the sort is stable
+        positions = np.arange(48, dtype=np.int32).reshape(2, 24)
+        keys, values = bench.model(c, tiles, positions, reps, True)
+        for r, v, got_keys, got_values in zip(tiles, positions, keys, values):
+            r, v = list(r), list(v)
+            for _ in range(reps):
+                order = sorted(range(24), key=lambda p: r[p])
+                r, v = [r[p] for p in order], [v[p] for p in order]
+                if dtype == "float32":
+                    r = [np.float32(p % 3) - x for p, x in enumerate(r)]
+                else:
+                    r = [(int(x) * 2654435761 + p % 3) % 2**width for p, x in enumerate(r)]
+                    r = [x - 2**width if dtype == "int32" and x >= 2**31 else x for x in r]
+            assert bench.same_bits(got_keys, np.array(r, c.numpy_dtype)), (mode, dtype)
+            assert np.array_equal(got_values, v)
+        t = bench.Config("tile", mode, dtype, 8, 3)
+        keys, values = bench.model(t, tiles, positions, 1, False)
+        order = np.argsort(tiles, axis=1, kind="stable")
+        assert bench.same_bits(keys, np.take_along_axis(tiles, order, axis=1))
+        assert np.array_equal(values, np.take_along_axis(positions, order, axis=1))
+
+
+def test_numba_radix_sort_reads_the_reference_output():
+    """cub_radix_sort's lines (its printf formats, every key type) and demangled kernel names
+    (cu++filt's and c++filt's) are read for every configuration."""
+    bench = _bench("numba_radix_sort")
+    configs = bench.configurations()
+    lines = ["# cub_radix_sort: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192"]
+    for n, c in enumerate(configs):
+        head = "%-4s %-22s %-5s block=%4d ipt=%2d width=%2d " % c.key
+        tail = ("ms=%9.4f GB/s=%8.1f temp=%6d %s" % (2.5, 400.0 + n, 9280, "OK")
+                if c.kernel == "tile" else
+                "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (5.5, 0.01, 1000.0 + n, 9280,
+                                                                   "FAIL" if n == 3 else "OK"))
+        lines.append(head + tail)
+    cub = bench.parse_reference("\n".join(lines))
+    assert set(cub) == {c.key for c in configs}
+    assert cub[configs[3].key] == {"value": 1003.0, "ms": 5.5, "temp": 9280, "ok": False}
+    assert cub[configs[0].key]["value"] == 400.0
+
+    for pretty, key in [
+        ("void tile_kernel<block_sort_keys, unsigned char, (int)256, (int)8>(const T2 *, "
+         "const int *, T2 *, int *)", ("tile", "block_sort_keys", "uint8", 256, 8, 0)),
+        ("void loop_kernel<block_sort_pairs, unsigned long, 256, 2>(unsigned long const*, "
+         "int const*, unsigned long*, int*, int)", ("loop", "block_sort_pairs", "uint64", 256, 2,
+                                                    0)),
+        ("void tile_kernel<block_sort_pairs, float, 128, 8>(float const*, int const*, float*, "
+         "int*)", ("tile", "block_sort_pairs", "float32", 128, 8, 0)),
+        ("void loop_kernel<block_sort_keys, int, (int)1024, (int)4>(const T2 *, const int *, "
+         "T2 *, int *, int)", ("loop", "block_sort_keys", "int32", 1024, 4, 0))]:
+        assert bench.cub_key(pretty) == key
+
+
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 @pytest.mark.parametrize("script,filters,kernels", [
     ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
     ("numba_reduce_batched.py", ["all", "all", "int32", "128", "32", "32"], 8),
     ("numba_histogram.py", ["all", "all", "all", "256", "4"], 6),
     ("numba_run_length_decode.py", ["all", "all", "all", "128"], 6),
+    ("numba_radix_sort.py", ["all", "all", "uint32", "256", "4"], 4),
 ])
 def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
-    """The --compile-only path of the select, reduce_batched, histogram and run_length_decode
-    benchmarks: their kernels compile for sm_90 without local memory and every row is
+    """The --compile-only path of the select, reduce_batched, histogram, run_length_decode and
+    radix_sort benchmarks: their kernels compile for sm_90 without local memory and every row is
     printed."""
     pytest.importorskip("numba_cuda_mlir")
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), str(tmp_path),

@@ -4,7 +4,9 @@
 // lengths (i8) widen to the i32 offsets; the scratch holds the 128 run
 // values, their 129 offsets (the stream's length last) and the two warps'
 // sums; the scan's barrier, the runs stored, a barrier; the first item's run
-// by a binary search of 8 steps (128 runs), the second's by a forward walk.
+// by a binary search of 8 steps (128 runs), its value and the next run's
+// offset; the second item walks forward (and loads) only when it is at or
+// past that offset.
 // CHECK-LABEL: gpu.func @window
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<128xf32
@@ -16,9 +18,16 @@
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: arith.cmpi ule
 // CHECK: memref.load %[[VALUES]]
+// CHECK: memref.load %[[OFFSETS]]
+// CHECK: arith.cmpi ule
+// CHECK: scf.if
 // CHECK: scf.while
 // CHECK: scf.condition
 // CHECK: memref.load %[[VALUES]]
+// CHECK: memref.load %[[OFFSETS]]
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: scf.yield
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.store %{{.*}}, %arg2[%c1] : memref<2xf32>
 gpu.module @window {
