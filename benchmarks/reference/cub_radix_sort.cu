@@ -42,8 +42,8 @@
 //   options anywhere: --runs=N (21) --warmup=N (3) --reps=R (64) --grid=G (8192) --anchor
 // Output: a header line "# cub_radix_sort: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192", the
 // anchor line when asked (as in cub_loadstore.cu), then one line per configuration, e.g.
-//   tile block_sort_keys        uint32 block= 128 ipt= 4 width= 0 ms=   2.6000 GB/s=   420.0 temp=  2064 OK
-//   loop block_sort_keys        uint32 block= 128 ipt= 4 width= 0 ms=   5.6780 base_ms=   0.0123 ns/op= 1234.500 temp=  2064 OK
+//   tile block_sort_keys        uint32 block= 128 ipt= 4 width= 0 ms=   1.2345 GB/s=   870.0 temp=  4640 OK
+//   loop block_sort_keys        uint32 block= 128 ipt= 4 width= 0 ms=   5.6780 base_ms=   0.0123 ns/op= 1234.500 temp=  4640 OK
 // ms is the median of --runs launches after --warmup, each timed with its own cudaEvent pair;
 // temp is sizeof the sort's TempStorage; OK/FAIL compares with a host model (a stable sort by
 // the keys' bit-ordered form, as CUB orders them): the keys and values of the sampled tiles
@@ -254,6 +254,7 @@ static void run_tile(Context& c) {
   const long n = c.bytes / sizeof(K), tiles = n / (B * I);
   K* out = (K*)c.dout;
   CHECK(cudaMemset(out, 0, c.bytes));
+  if (Mode::pairs) CHECK(cudaMemset(v.out, 0, c.bytes));
   tile_kernel<Mode, K, B, I><<<tiles, B>>>(in, v.in, out, v.out);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
@@ -279,6 +280,7 @@ static void run_loop(Context& c) {
     exit(2);
   }
   CHECK(cudaMemset(out, 0, c.bytes));
+  if (Mode::pairs) CHECK(cudaMemset(v.out, 0, c.bytes));
   loop_kernel<Mode, K, B, I><<<grid, B>>>(in, v.in, out, v.out, reps);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
