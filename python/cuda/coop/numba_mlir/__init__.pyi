@@ -11,6 +11,7 @@ from .. import BlockGroup as _BlockGroup
 from .. import BatchLayout as _BatchLayout
 from .. import CounterDType as _CounterDType
 from .. import HistogramAlgorithm as _HistogramAlgorithm
+from .. import RadixRankAlgorithm as _RadixRankAlgorithm
 from .. import BinaryOp as _BinaryOp
 from .. import BlockLoadStoreAlgorithm as _BlockLoadStoreAlgorithm
 from .. import PrefixOp as _PrefixOp
@@ -30,11 +31,6 @@ from .. import ValidItems as _ValidItems
 from .. import WarpExchangeMode as _WarpExchangeMode
 from .. import WarpGroup as _WarpGroup
 from .. import WarpLoadStoreAlgorithm as _WarpLoadStoreAlgorithm
-from .. import argsort as argsort
-from .. import radix_rank as radix_rank
-from .. import radix_rank_keys as radix_rank_keys
-from .. import radix_sort_keys as radix_sort_keys
-from .. import radix_sort_pairs as radix_sort_pairs
 from .. import register as register
 from .. import this_block as this_block
 from .. import this_cluster as this_cluster
@@ -43,6 +39,7 @@ from .. import this_thread as this_thread
 from .. import this_warp as this_warp
 
 _CommonNumericT = TypeVar("_CommonNumericT", int, float)
+_T = TypeVar("_T")
 
 class _MemoryNamespace:
     # numba_cuda_mlir.cuda.local / .shared: arrays of a compile-time shape.
@@ -494,3 +491,71 @@ def run_length_decode_into(block: _BlockGroup, run_values: ThreadDataLike[_Commo
                            destination_offset: int = 0,
                            decoded_offset_dtype: type = ...,
                            temp_storage: TempStorageLike | None = None) -> int: ...
+@overload
+def radix_rank_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: Literal[False] | ThreadDataLike[int] = False,
+                    algorithm: _RadixRankAlgorithm = "basic") -> ThreadDataLike[int]: ...
+@overload
+def radix_rank_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: Literal[True],
+                    algorithm: _RadixRankAlgorithm = "basic") -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
+@overload
+def radix_rank_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    radix_bits: int | None = None,
+                    descending: bool = False,
+                    exclusive_digit_prefix: bool | ThreadDataLike[int] = False,
+                    algorithm: _RadixRankAlgorithm = "basic") -> Any: ...
+radix_rank = radix_rank_keys
+@overload
+def radix_sort_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    descending: bool = False,
+                    blocked_to_striped: bool = False,
+                    valid_items: _ValidItems | None = None,
+                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def radix_sort_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
+                    begin_bit: int = 0,
+                    end_bit: int | None = None,
+                    descending: bool = False,
+                    blocked_to_striped: bool = False,
+                    valid_items: _ValidItems | None = None,
+                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def radix_sort_pairs(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                     values: ThreadDataLike[_T] | NDArray[Any], /, *,
+                     begin_bit: int = 0,
+                     end_bit: int | None = None,
+                     descending: bool = False,
+                     blocked_to_striped: bool = False,
+                     valid_items: _ValidItems | None = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def radix_sort_pairs(block: _BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                     begin_bit: int = 0,
+                     end_bit: int | None = None,
+                     descending: bool = False,
+                     blocked_to_striped: bool = False,
+                     valid_items: _ValidItems | None = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def argsort(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+            descending: bool = False,
+            valid_items: _ValidItems | None = None,
+            temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[int]]: ...
+@overload
+def argsort(block: _BlockGroup, keys: _CommonNumericT, /, *,
+            descending: bool = False,
+            valid_items: _ValidItems | None = None,
+            temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
