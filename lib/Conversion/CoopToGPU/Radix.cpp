@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Radix.h"
+
 #include "Combining.h"
 #include "TileHelpers.h"
 
@@ -219,6 +221,120 @@ rankDigits(OpBuilder &b, Location loc, const TileGeometry &tile,
   return ranks;
 }
 
+} // namespace
+
+FailureOr<SortedTile>
+lowering::sortOrderedKeys(RewriterBase &rewriter, Location loc, Operation *op,
+                          const TileGeometry &tile, const TileThreads &t,
+                          const RadixSortSpec &spec, ArrayRef<Value> keys,
+                          ArrayRef<Value> values) {
+  Ix ix{rewriter, loc};
+  int64_t n = tile.itemsPerThread;
+  RadixCounters counters{spec.radixBits, tile.blockSize};
+  auto bits = cast<IntegerType>(keys.front().getType());
+  KeyBits keyBits(bits, /*isUnsigned=*/true);
+  keyBits.isFloat = spec.floatKeys;
+  RadixSortScratch plan =
+      radixSortScratch(tile, spec.valueType, spec.radixBits);
+  ScratchLayout exchange =
+      cubExchangeLayout(tile, /*timeSliced=*/false, /*padPositions=*/true);
+  FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
+  FailureOr<Value> keySlots =
+      scratchView(rewriter, op, exchange.elements, bits);
+  FailureOr<Value> valueSlots =
+      spec.valueType ? scratchView(rewriter, op, exchange.elements,
+                                   spec.valueType, plan.valuesOffset)
+                     : FailureOr<Value>(Value());
+  if (failed(views) || failed(keySlots) || failed(valueSlots))
+    return failure();
+  IndexFn blocked = blockedPositions(ix, tile, t.rank);
+  IndexFn striped = stripedPositions(ix, tile, t.rank);
+
+  SmallVector<Value> carried(keys);
+  carried.append(values.begin(), values.end());
+  Value begin = spec.beginBit;
+  Value end = spec.endBit;
+  int64_t radixBits = spec.radixBits;
+  auto passes = scf::ForOp::create(rewriter, loc, begin, end,
+                                   i32(rewriter, loc, radixBits), carried);
+  rewriter.setInsertionPointToStart(passes.getBody());
+  Ix in{rewriter, loc};
+  Value bit = passes.getInductionVar();
+  ValueRange args = passes.getRegionIterArgs();
+  SmallVector<Value> passKeys(args.take_front(n));
+  SmallVector<Value> passValues(args.drop_front(n));
+
+  // The scratch of the pass before is read until its last barrier.
+  Value later = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                      bit, begin);
+  auto sync = scf::IfOp::create(rewriter, loc, later, /*withElseRegion=*/false);
+  {
+    OpBuilder then = thenBuilder(rewriter, sync);
+    gpu::BarrierOp::create(then, loc);
+  }
+
+  Value left = arith::SubIOp::create(rewriter, loc, end, bit);
+  Value passBits = arith::MinSIOp::create(rewriter, loc, left,
+                                          i32(rewriter, loc, radixBits));
+  Value mask = arith::SubIOp::create(
+      rewriter, loc,
+      arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1), passBits),
+      i32(rewriter, loc, 1));
+  SmallVector<Value> digits;
+  for (Value key : passKeys)
+    digits.push_back(keyBits.digit(rewriter, loc, key, bit, mask));
+  FailureOr<SmallVector<Value>> ranks =
+      rankDigits(rewriter, loc, tile, t, counters, *views, digits,
+                 spec.descending, spec.sm);
+  if (failed(ranks))
+    return failure();
+  gpu::BarrierOp::create(rewriter, loc);
+
+  SmallVector<Value> scatter, gather;
+  for (Value rank : *ranks)
+    scatter.push_back(in.pad(asIndex(rewriter, loc, rank), exchange.padding));
+  Value last;
+  if (spec.blockedToStriped)
+    last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                 left, i32(rewriter, loc, radixBits));
+  for (int64_t i = 0; i < n; ++i) {
+    Value slot = in.pad(blocked(i), exchange.padding);
+    if (last)
+      slot = arith::SelectOp::create(
+          rewriter, loc, last, in.pad(striped(i), exchange.padding), slot);
+    gather.push_back(slot);
+  }
+  auto barrier = [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); };
+  SmallVector<Value> next;
+  if (spec.valueType && plan.sideBySide) {
+    for (auto [key, value, slot] : llvm::zip(passKeys, passValues, scatter)) {
+      memref::StoreOp::create(rewriter, loc, key, *keySlots, slot);
+      memref::StoreOp::create(rewriter, loc, value, *valueSlots, slot);
+    }
+    barrier(rewriter);
+    for (Value slot : gather)
+      next.push_back(memref::LoadOp::create(rewriter, loc, *keySlots, slot));
+    for (Value slot : gather)
+      next.push_back(memref::LoadOp::create(rewriter, loc, *valueSlots, slot));
+  } else {
+    next = exchangeThroughScratch(rewriter, loc, *keySlots, passKeys, scatter,
+                                  gather, barrier);
+    if (spec.valueType) {
+      barrier(rewriter);
+      next.append(exchangeThroughScratch(rewriter, loc, *valueSlots,
+                                         passValues, scatter, gather,
+                                         barrier));
+    }
+  }
+  scf::YieldOp::create(rewriter, loc, next);
+  rewriter.setInsertionPointAfter(passes);
+  ValueRange sorted = passes.getResults();
+  return SortedTile{SmallVector<Value>(sorted.take_front(n)),
+                    SmallVector<Value>(sorted.drop_front(n))};
+}
+
+namespace {
+
 struct RadixRankLowering : OpConversionPattern<RadixRankOp> {
   RadixRankLowering(MLIRContext *context, unsigned sm)
       : OpConversionPattern(context), sm(sm) {}
@@ -304,27 +420,9 @@ struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
     if (failed(tile))
       return failure();
     int64_t n = tile->itemsPerThread;
-    int64_t threads = tile->blockSize;
-    int64_t radixBits = op.getRadixBits();
-    RadixCounters counters{radixBits, threads};
     KeyBits keyBits(op.getItemType(), op.getIsUnsigned());
-    Type valueType = op.getValueType();
-    RadixSortScratch plan = radixSortScratch(*tile, valueType, radixBits);
-    ScratchLayout exchange =
-        cubExchangeLayout(*tile, /*timeSliced=*/false, /*padPositions=*/true);
-
-    FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
-    FailureOr<Value> keySlots =
-        scratchView(rewriter, op, exchange.elements, keyBits.bits);
-    FailureOr<Value> valueSlots =
-        valueType ? scratchView(rewriter, op, exchange.elements, valueType,
-                                plan.valuesOffset)
-                  : FailureOr<Value>(Value());
-    if (failed(views) || failed(keySlots) || failed(valueSlots))
-      return failure();
     TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
     IndexFn blocked = blockedPositions(ix, *tile, t.rank);
-    IndexFn striped = stripedPositions(ix, *tile, t.rank);
 
     SmallVector<Value> keys;
     for (Value key : readPayload(rewriter, loc, adaptor.getKeys(), n))
@@ -336,7 +434,8 @@ struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
                              op.getDescending()
                                  ? APInt::getZero(keyBits.width())
                                  : APInt::getAllOnes(keyBits.width()));
-      Value count = clampedCount(rewriter, loc, valid, threads * n);
+      Value count =
+          clampedCount(rewriter, loc, valid, tile->blockSize * n);
       for (auto [i, key] : llvm::enumerate(keys)) {
         Value position = arith::IndexCastUIOp::create(
             rewriter, loc, rewriter.getI32Type(), blocked(i));
@@ -345,6 +444,7 @@ struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
         key = arith::SelectOp::create(rewriter, loc, inside, key, fill);
       }
     }
+    Type valueType = op.getValueType();
     SmallVector<Value> values;
     if (Value given = adaptor.getValues())
       values = readPayload(rewriter, loc, given, n);
@@ -353,106 +453,30 @@ struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
         values.push_back(arith::IndexCastUIOp::create(
             rewriter, loc, rewriter.getI32Type(), blocked(i)));
 
-    Value begin = adaptor.getBeginBit()
-                      ? arith::IndexCastUIOp::create(rewriter, loc,
-                                                     rewriter.getI32Type(),
-                                                     adaptor.getBeginBit())
-                            .getResult()
-                      : i32(rewriter, loc, 0);
-    Value end = adaptor.getEndBit()
-                    ? arith::IndexCastUIOp::create(rewriter, loc,
-                                                   rewriter.getI32Type(),
-                                                   adaptor.getEndBit())
-                          .getResult()
-                    : i32(rewriter, loc, keyBits.width());
-    SmallVector<Value> carried(keys);
-    carried.append(values);
-    auto passes = scf::ForOp::create(rewriter, loc, begin, end,
-                                     i32(rewriter, loc, radixBits), carried);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(passes.getBody());
-      Ix in{rewriter, loc};
-      Value bit = passes.getInductionVar();
-      ValueRange args = passes.getRegionIterArgs();
-      SmallVector<Value> passKeys(args.take_front(n));
-      SmallVector<Value> passValues(args.drop_front(n));
-
-      // The scratch of the pass before is read until its last barrier.
-      Value later = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::ne, bit, begin);
-      auto sync = scf::IfOp::create(rewriter, loc, later,
-                                    /*withElseRegion=*/false);
-      {
-        OpBuilder then = thenBuilder(rewriter, sync);
-        gpu::BarrierOp::create(then, loc);
-      }
-
-      Value left = arith::SubIOp::create(rewriter, loc, end, bit);
-      Value passBits = arith::MinSIOp::create(rewriter, loc, left,
-                                              i32(rewriter, loc, radixBits));
-      Value mask = arith::SubIOp::create(
-          rewriter, loc,
-          arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1), passBits),
-          i32(rewriter, loc, 1));
-      SmallVector<Value> digits;
-      for (Value key : passKeys)
-        digits.push_back(keyBits.digit(rewriter, loc, key, bit, mask));
-      FailureOr<SmallVector<Value>> ranks =
-          rankDigits(rewriter, loc, *tile, t, counters, *views, digits,
-                     op.getDescending(), sm);
-      if (failed(ranks))
-        return failure();
-      gpu::BarrierOp::create(rewriter, loc);
-
-      SmallVector<Value> scatter, gather;
-      for (Value rank : *ranks)
-        scatter.push_back(in.pad(asIndex(rewriter, loc, rank), exchange.padding));
-      Value last;
-      if (op.getBlockedToStriped())
-        last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
-                                     left, i32(rewriter, loc, radixBits));
-      for (int64_t i = 0; i < n; ++i) {
-        Value slot = in.pad(blocked(i), exchange.padding);
-        if (last)
-          slot = arith::SelectOp::create(
-              rewriter, loc, last, in.pad(striped(i), exchange.padding), slot);
-        gather.push_back(slot);
-      }
-      auto barrier = [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); };
-      SmallVector<Value> next;
-      if (valueType && plan.sideBySide) {
-        for (auto [key, value, slot] :
-             llvm::zip(passKeys, passValues, scatter)) {
-          memref::StoreOp::create(rewriter, loc, key, *keySlots, slot);
-          memref::StoreOp::create(rewriter, loc, value, *valueSlots, slot);
-        }
-        barrier(rewriter);
-        for (Value slot : gather)
-          next.push_back(memref::LoadOp::create(rewriter, loc, *keySlots, slot));
-        for (Value slot : gather)
-          next.push_back(
-              memref::LoadOp::create(rewriter, loc, *valueSlots, slot));
-      } else {
-        next = exchangeThroughScratch(rewriter, loc, *keySlots, passKeys,
-                                      scatter, gather, barrier);
-        if (valueType) {
-          barrier(rewriter);
-          next.append(exchangeThroughScratch(rewriter, loc, *valueSlots,
-                                             passValues, scatter, gather,
-                                             barrier));
-        }
-      }
-      scf::YieldOp::create(rewriter, loc, next);
-    }
-    ValueRange sorted = passes.getResults();
+    auto bit = [&](Value given, int64_t otherwise) -> Value {
+      if (!given)
+        return i32(rewriter, loc, otherwise);
+      return arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          given);
+    };
+    RadixSortSpec spec{static_cast<int64_t>(op.getRadixBits()),
+                       keyBits.isFloat,
+                       valueType,
+                       op.getDescending(),
+                       op.getBlockedToStriped(),
+                       bit(adaptor.getBeginBit(), 0),
+                       bit(adaptor.getEndBit(), keyBits.width()),
+                       sm};
+    FailureOr<SortedTile> sorted =
+        sortOrderedKeys(rewriter, loc, op, *tile, t, spec, keys, values);
+    if (failed(sorted))
+      return failure();
     SmallVector<Value> outKeys;
-    for (Value bits : sorted.take_front(n))
+    for (Value bits : sorted->keys)
       outKeys.push_back(keyBits.fromOrdered(rewriter, loc, bits));
     writePayload(rewriter, loc, adaptor.getOutput(), outKeys);
     if (valueType)
-      writePayload(rewriter, loc, adaptor.getValuesOutput(),
-                   SmallVector<Value>(sorted.drop_front(n)));
+      writePayload(rewriter, loc, adaptor.getValuesOutput(), sorted->values);
     rewriter.eraseOp(op);
     return success();
   }

@@ -44,9 +44,9 @@ gpu.module @rank {
 // barrier, and read back in blocked order.
 // CHECK-LABEL: gpu.func @pairs
 // CHECK: memref.get_global @__coop_scratch_pairs : memref<4624xi8
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
 // CHECK: %[[KEYS:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<512xi32
 // CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c2048][] : {{.*}} to memref<512xi32
-// CHECK: arith.bitcast %{{.*}} : f32 to i32
 // CHECK: scf.for %[[BIT:.*]] = %c0_i32 to %c32_i32 step %c4_i32 iter_args
 // CHECK: scf.if
 // CHECK-NEXT: gpu.barrier
