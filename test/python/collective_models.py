@@ -470,13 +470,15 @@ def reduce_batched_scalar_kernel(width, binary_op):
 
 @functools.cache
 def histogram_kernel(threads: int, ipt: int, bins: int, mode: str, slots=None,
-                     counter_dtype=None, scalar: bool = False, with_valid: bool = False):
+                     counter_dtype=None, scalar: bool = False, with_valid: bool = False,
+                     algorithm: str = "atomic"):
     """Block b's tile is src[b*T*n:(b+1)*T*n] (n = ipt, 1 for a scalar; blocked order).
     mode "fresh": dst[(b*T + t)*S + i] gets slot i of thread t's counters (S slots, `slots`
     or ceil(bins/T)); "accumulate": the counters of the tile plus those of the same tile of
     src2; "shared": dst[b*bins + k] gets bin k of block b, counted into a shared array;
     "global": dst (bins counters, zeroed by the caller) receives the whole grid's counts.
-    `valid` (the kernel's last argument) is passed as valid_items where `with_valid`."""
+    `valid` (the kernel's last argument) is passed as valid_items where `with_valid`;
+    `algorithm` is the histogram's."""
     from numba_cuda_mlir import cuda
 
     from cuda import coop
@@ -500,12 +502,13 @@ def histogram_kernel(threads: int, ipt: int, bins: int, mode: str, slots=None,
         def count(samples, valid, accumulate, out):
             return coop.histogram(coop.this_block(), samples, bins=bins,
                                   bins_per_thread=slots, counter_dtype=counter_dtype,
-                                  valid_items=valid, accumulate=accumulate, out=out)
+                                  valid_items=valid, accumulate=accumulate, out=out,
+                                  algorithm=algorithm)
     else:
         def count(samples, valid, accumulate, out):
             return coop.histogram(coop.this_block(), samples, bins=bins,
                                   bins_per_thread=slots, counter_dtype=counter_dtype,
-                                  accumulate=accumulate, out=out)
+                                  accumulate=accumulate, out=out, algorithm=algorithm)
     count = cuda.jit(device=True, inline="always")(count)
 
     if mode == "fresh":

@@ -216,10 +216,38 @@ def test_error_unknown_algorithm():
     def kernel(src, dst):
         items = coop.ThreadData(4)
         coop.load(coop.this_block(), src, items)
+        counts = coop.histogram(coop.this_block(), items, bins=16, algorithm="radix")
+        dst[0] = counts[0]
+
+    assert "algorithm must be one of 'atomic', 'sort'; got 'radix'" in _error(kernel)
+
+
+@pytest.mark.parametrize("mode", ("fresh", "accumulate", "shared", "global"))
+def test_sort_algorithm_sorts_the_bins_without_atomics_on_the_samples(mode):
+    """CUB's sort algorithm: a radix sort of the bins (2 passes for 64 bins: 7 bits), the
+    runs' bounds in scratch, no shared atomic; a global array still takes one atomic a
+    non-zero bin and thread."""
+    kernel = cm.histogram_kernel(128, 4, 64, mode, algorithm="sort")
+    ptx = _ptx(kernel, [I32, I32, I64 if mode == "global" else I32, types.int32])
+    _no_local_memory(ptx)
+    assert _shared_reds(ptx) == 0 and _shared_reds(ptx, 64) == 0
+    assert _global_reds(ptx, 64) == (1 if mode == "global" else 0)
+    # The sort's storage: BlockRadixRank's counters for 128 threads (9 lanes of words and 4
+    # warps' totals), past CUB's 128 int32 keys and the runs' bounds (128 + 2 * 64 words).
+    sizes = [int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx)]
+    expected = 9 * 128 * 4 + 16 + (64 * 4 if mode == "shared" else 0)
+    assert sum(sizes) == -(-expected // 16) * 16
+
+
+def test_error_sort_of_a_tile_past_the_radix_counters():
+    def kernel(src, dst):
+        items = coop.ThreadData(64)
+        coop.load(coop.this_block(), src, items)
         counts = coop.histogram(coop.this_block(), items, bins=16, algorithm="sort")
         dst[0] = counts[0]
 
-    assert "algorithm must be one of 'atomic'; got 'sort'" in _error(kernel)
+    assert "sorts a tile of 65536 samples; CUB's radix sort counts at most 65,535: use " \
+        "algorithm 'atomic' or fewer samples per thread" in _error(kernel, block=(1024,))
 
 
 def test_counter_dtype_int_is_int32():

@@ -30,13 +30,14 @@ def _samples(rng, dtype, size, bins):
     return rng.integers(low, high, size, dtype=dtype, endpoint=True)
 
 
-def _run(dtype, block, ipt, bins, mode, slots=None, counter=None, scalar=False, valid=None):
+def _run(dtype, block, ipt, bins, mode, slots=None, counter=None, scalar=False, valid=None,
+         algorithm="atomic"):
     from numba_cuda_mlir import cuda
 
     threads = int(np.prod(block))
     n = 1 if scalar else ipt
     rng = np.random.default_rng(hash((dtype, block, ipt, bins, mode, slots, str(counter),
-                                      scalar, valid)) % 2**32)
+                                      scalar, valid, algorithm)) % 2**32)
     src = _samples(rng, dtype, GRID * threads * n, bins)
     src2 = _samples(rng, dtype, GRID * threads * n, bins)
     stripes = slots or -(-bins // threads)
@@ -45,7 +46,7 @@ def _run(dtype, block, ipt, bins, mode, slots=None, counter=None, scalar=False, 
             "shared": GRID * bins, "global": bins}[mode]
     dst = cuda.to_device(np.zeros(size, counter_dtype))
     kernel = cm.histogram_kernel(threads, ipt, bins, mode, slots, counter, scalar,
-                                 valid is not None)
+                                 valid is not None, algorithm)
     kernel[GRID, block](cuda.to_device(src), cuda.to_device(src2), dst,
                         valid if valid is not None else threads * n)
     got = dst.copy_to_host()
@@ -111,3 +112,16 @@ def test_shared_out(dtype, block, ipt, bins, counter):
 @pytest.mark.parametrize("counter", (np.uint32, np.uint64), ids=lambda c: np.dtype(c).name)
 def test_global_out_is_a_whole_array_histogram(dtype, block, ipt, bins, counter):
     _run(dtype, block, ipt, bins, "global", counter=counter)
+
+
+@pytest.mark.parametrize("dtype,block,ipt,bins", CONFIGS, ids=str)
+@pytest.mark.parametrize("mode", ("fresh", "accumulate", "shared", "global"))
+def test_sort_algorithm(dtype, block, ipt, bins, mode):
+    """CUB's sort algorithm: the same counts as the atomic one in every destination, with
+    samples outside the bins, partial tiles and scalars."""
+    _run(dtype, block, ipt, bins, mode, counter=np.uint64 if mode == "global" else None,
+         algorithm="sort")
+    threads = int(np.prod(block))
+    _run(dtype, block, ipt, bins, mode, valid=threads * ipt // 3 + 1, algorithm="sort")
+    if mode == "fresh":
+        _run(dtype, block, ipt, bins, mode, scalar=True, algorithm="sort")

@@ -37,7 +37,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateReduceBatchedPatterns(patterns);
   lowering::populateGroupPatterns(patterns);
   lowering::populateSelectPatterns(patterns, sm);
-  lowering::populateHistogramPatterns(patterns);
+  lowering::populateHistogramPatterns(patterns, sm);
   lowering::populateRunLengthDecodePatterns(patterns, sm);
   lowering::populateRadixPatterns(patterns, sm);
 }

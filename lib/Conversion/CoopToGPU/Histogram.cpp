@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Combining.h"
+#include "Radix.h"
 #include "TileHelpers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -84,8 +85,117 @@ void countSamples(OpBuilder &b, Location loc, Value counters,
         arith::SubIOp::create(b, loc, zero, missed), /*shared=*/true);
 }
 
+/// The first and past-the-end positions of each bin's run in the block's
+/// sorted bins: i32 views of `bins` entries each (CUB's run_begin and
+/// run_end), the tile's size where a bin has no samples.
+struct Runs {
+  Value begin;
+  Value end;
+};
+
+/// CUB's BlockHistogramSort up to its composite: the samples' bins (a
+/// sample not counted as bin `bins`, which sorts last and has no run) radix
+/// sorted over the bits that hold `bins` (CUB sorts every bit of the
+/// samples), a barrier, each thread's last sorted bin to scratch beside the
+/// runs' bounds, set to the tile's size, a barrier, each run's head records
+/// its begin and its predecessor's end (CUB's head flags), a barrier.
+FailureOr<Runs> sortRuns(RewriterBase &rewriter, Location loc, HistogramOp op,
+                         const TileGeometry &tile, const TileThreads &t,
+                         ArrayRef<Value> binOf, ArrayRef<Value> counted,
+                         unsigned sm) {
+  Ix ix{rewriter, loc};
+  Type i32 = rewriter.getI32Type();
+  int64_t bins = op.getBins();
+  int64_t threads = tile.blockSize;
+  int64_t n = binOf.size();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
+  };
+  Value outside = c32(bins);
+  SmallVector<Value> keys;
+  for (auto [bin, count] : llvm::zip(binOf, counted)) {
+    Value key = arith::IndexCastUIOp::create(rewriter, loc, i32, bin);
+    keys.push_back(count ? arith::SelectOp::create(rewriter, loc, count, key,
+                                                   outside)
+                               .getResult()
+                         : key);
+  }
+  RadixSortSpec spec{HistogramOp::kSortRadixBits,
+                     /*floatKeys=*/false,
+                     Type(),
+                     /*descending=*/false,
+                     /*blockedToStriped=*/false,
+                     c32(0),
+                     c32(llvm::Log2_64_Ceil(bins + 1)),
+                     sm};
+  FailureOr<SortedTile> sorted = sortOrderedKeys(
+      rewriter, loc, op, op.getSortTile(tile), t, spec, keys, {});
+  if (failed(sorted))
+    return failure();
+  gpu::BarrierOp::create(rewriter, loc);
+
+  FailureOr<Value> lastBins = scratchView(rewriter, op, threads, i32);
+  FailureOr<Value> begin = scratchView(rewriter, op, bins, i32, threads * 4);
+  FailureOr<Value> end =
+      scratchView(rewriter, op, bins, i32, (threads + bins) * 4);
+  if (failed(lastBins) || failed(begin) || failed(end))
+    return failure();
+  Value tileItems = c32(threads * n);
+  for (int64_t i = 0; i * threads < bins; ++i) {
+    Value bin = ix.add(t.linearTid, i * threads);
+    for (Value bounds : {*begin, *end}) {
+      if ((i + 1) * threads <= bins)
+        memref::StoreOp::create(rewriter, loc, tileItems, bounds, bin);
+      else
+        storeIf(rewriter, loc, ix.lt(bin, ix.c(bins)), tileItems, bounds, bin);
+    }
+  }
+  memref::StoreOp::create(rewriter, loc, sorted->keys.back(), *lastBins,
+                          t.linearTid);
+  gpu::BarrierOp::create(rewriter, loc);
+
+  Value tid = arith::IndexCastUIOp::create(rewriter, loc, i32, t.linearTid);
+  Value first = arith::MulIOp::create(rewriter, loc, tid, c32(n));
+  for (int64_t i = 0; i < n; ++i) {
+    Value key = sorted->keys[i];
+    Value position = arith::AddIOp::create(rewriter, loc, first, c32(i));
+    Value prev, isFirst;
+    if (i > 0) {
+      prev = sorted->keys[i - 1];
+    } else {
+      // Thread 0 reads its own last bin; its first position is a head.
+      Value before = arith::MaxSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, tid, c32(1)),
+          c32(0));
+      prev = memref::LoadOp::create(rewriter, loc, *lastBins,
+                                    ix.index(before));
+      isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      tid, c32(0));
+    }
+    Value differs = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, key, prev);
+    Value head = isFirst ? arith::OrIOp::create(rewriter, loc, differs, isFirst)
+                               .getResult()
+                         : differs;
+    Value keyIsBin = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, key, outside);
+    storeIf(rewriter, loc, ix.both(head, keyIsBin), position, *begin,
+            ix.index(key));
+    Value ends = arith::CmpIOp::create(rewriter, loc,
+                                       arith::CmpIPredicate::ult, prev, outside);
+    if (isFirst)
+      ends = ix.both(ends, arith::XOrIOp::create(rewriter, loc, isFirst,
+                                                 ix.c(isFirst, 1)));
+    storeIf(rewriter, loc, ix.both(differs, ends), position, *end,
+            ix.index(prev));
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  return Runs{*begin, *end};
+}
+
 struct HistogramLowering : OpConversionPattern<HistogramOp> {
-  using OpConversionPattern::OpConversionPattern;
+  HistogramLowering(MLIRContext *context, unsigned sm)
+      : OpConversionPattern(context), sm(sm) {}
 
   LogicalResult
   matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
@@ -135,7 +245,8 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       counted.push_back(inRange);
     }
 
-    if (op.hasSharedOut()) {
+    bool bySort = op.getAlgorithm() == HistogramAlgorithm::sort;
+    if (op.hasSharedOut() && !bySort) {
       gpu::BarrierOp::create(rewriter, loc);
       countSamples(rewriter, loc, adaptor.getOut(), binOf, counted, counter);
       gpu::BarrierOp::create(rewriter, loc);
@@ -143,9 +254,6 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       return success();
     }
 
-    FailureOr<Value> counters = scratchView(rewriter, op, bins, counter);
-    if (failed(counters))
-      return failure();
     // Thread t's counters: bins t + i*T (CUB's striped InitHistogram and
     // Composite), the last stripe only where it holds a bin.
     int64_t threads = tile->blockSize;
@@ -163,25 +271,70 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
         body(i, bin, inside);
       }
     };
-    forEachStripe([&](int64_t, Value bin, Value inside) {
-      if (inside)
-        storeIf(rewriter, loc, inside, zero, *counters, bin);
-      else
-        memref::StoreOp::create(rewriter, loc, zero, *counters, bin);
-    });
-    gpu::BarrierOp::create(rewriter, loc);
-    countSamples(rewriter, loc, *counters, binOf, counted, counter);
-    gpu::BarrierOp::create(rewriter, loc);
+    // A bin's count read at `slot` (a valid bin's).
+    std::function<Value(Value)> countAt;
+    if (bySort) {
+      FailureOr<Runs> runs =
+          sortRuns(rewriter, loc, op, *tile, t, binOf, counted, sm);
+      if (failed(runs))
+        return failure();
+      countAt = [&, bounds = *runs](Value slot) -> Value {
+        Value count = arith::SubIOp::create(
+            rewriter, loc,
+            memref::LoadOp::create(rewriter, loc, bounds.end, slot),
+            memref::LoadOp::create(rewriter, loc, bounds.begin, slot));
+        if (counter.isInteger(32))
+          return count;
+        return arith::ExtUIOp::create(rewriter, loc, counter, count);
+      };
+    } else {
+      FailureOr<Value> counters = scratchView(rewriter, op, bins, counter);
+      if (failed(counters))
+        return failure();
+      forEachStripe([&](int64_t, Value bin, Value inside) {
+        if (inside)
+          storeIf(rewriter, loc, inside, zero, *counters, bin);
+        else
+          memref::StoreOp::create(rewriter, loc, zero, *counters, bin);
+      });
+      gpu::BarrierOp::create(rewriter, loc);
+      countSamples(rewriter, loc, *counters, binOf, counted, counter);
+      gpu::BarrierOp::create(rewriter, loc);
+      countAt = [&, view = *counters](Value slot) -> Value {
+        return memref::LoadOp::create(rewriter, loc, view, slot);
+      };
+    }
 
     // A bin's count; 0 past the last bin (its slot reads a valid one).
     auto countOf = [&](Value bin, Value inside) -> Value {
       if (!inside)
-        return memref::LoadOp::create(rewriter, loc, *counters, bin);
+        return countAt(bin);
       Value last = ix.c(bins - 1);
       Value slot = arith::MinUIOp::create(rewriter, loc, bin, last);
-      Value read = memref::LoadOp::create(rewriter, loc, *counters, slot);
-      return arith::SelectOp::create(rewriter, loc, inside, read, zero);
+      return arith::SelectOp::create(rewriter, loc, inside, countAt(slot),
+                                     zero);
     };
+    if (op.hasSharedOut()) {
+      // Each bin's count, added by the thread of its stripe (no other
+      // thread touches the bin), then a barrier before the block reads.
+      Value out = adaptor.getOut();
+      forEachStripe([&](int64_t, Value bin, Value inside) {
+        Value slot = inside ? arith::MinUIOp::create(rewriter, loc, bin,
+                                                     ix.c(bins - 1))
+                                  .getResult()
+                            : bin;
+        Value sum = arith::AddIOp::create(
+            rewriter, loc, memref::LoadOp::create(rewriter, loc, out, slot),
+            countOf(bin, inside));
+        if (inside)
+          storeIf(rewriter, loc, inside, sum, out, bin);
+        else
+          memref::StoreOp::create(rewriter, loc, sum, out, bin);
+      });
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (Value out = adaptor.getOut()) {
       forEachStripe([&](int64_t, Value bin, Value inside) {
         Value count = countOf(bin, inside);
@@ -205,10 +358,13 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  unsigned sm;
 };
 
 } // namespace
 
-void lowering::populateHistogramPatterns(RewritePatternSet &patterns) {
-  patterns.add<HistogramLowering>(patterns.getContext());
+void lowering::populateHistogramPatterns(RewritePatternSet &patterns,
+                                         unsigned sm) {
+  patterns.add<HistogramLowering>(patterns.getContext(), sm);
 }

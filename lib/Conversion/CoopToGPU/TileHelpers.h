@@ -181,7 +181,7 @@ void populateExchangePatterns(RewritePatternSet &patterns);
 void populateShufflePatterns(RewritePatternSet &patterns);
 void populateGroupPatterns(RewritePatternSet &patterns);
 void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
-void populateHistogramPatterns(RewritePatternSet &patterns);
+void populateHistogramPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateRadixPatterns(RewritePatternSet &patterns, unsigned sm);
 void populateRunLengthDecodePatterns(RewritePatternSet &patterns,
                                      unsigned sm = 0);

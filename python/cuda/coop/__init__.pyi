@@ -27,7 +27,7 @@ ReduceAlgorithm = Literal["warp_reductions", "raking", "raking_commutative_only"
 ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
 BatchLayout = Literal["striped", "blocked"]
-HistogramAlgorithm = Literal["atomic"]
+HistogramAlgorithm = Literal["atomic", "sort"]
 RadixRankAlgorithm = Literal["basic", "memoize"]
 # A histogram's counter dtype: numpy.int32, numpy.uint32, numpy.int64, numpy.uint64 or int.
 CounterDType = type

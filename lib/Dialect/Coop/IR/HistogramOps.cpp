@@ -12,6 +12,22 @@ using namespace mlir::coop::detail;
 
 StringRef HistogramOp::getBlockPrimitive() { return "BlockHistogram"; }
 
+TileGeometry HistogramOp::getSortTile(const TileGeometry &tile) {
+  TileGeometry keys = tile;
+  keys.elementType = IntegerType::get(getContext(), 32);
+  keys.elementBytes = 4;
+  return keys;
+}
+
+/// CUB's BlockHistogramSort: the union of the sort's storage and, after it,
+/// each thread's last sorted bin (the discontinuity's neighbours) with the
+/// runs' first and past-the-end positions (i32 each).
+int64_t HistogramOp::getSortScratchBytes(const TileGeometry &tile) {
+  int64_t sort = radixSortScratch(getSortTile(tile), Type(), kSortRadixBits).bytes;
+  int64_t runs = (tile.blockSize + 2 * getBins()) * 4;
+  return std::max(sort, runs);
+}
+
 bool HistogramOp::hasSharedOut() {
   if (!getOut())
     return false;
@@ -51,6 +67,13 @@ LogicalResult HistogramOp::verify() {
                          "got memory space ")
              << space;
   }
+  if (getAlgorithm() == HistogramAlgorithm::sort)
+    if (std::optional<int64_t> threads = getKnownBlockSize(*this))
+      if (*threads * getItemsPerThread() > 65535)
+        return emitOpError("sorts a tile of ")
+               << *threads * getItemsPerThread()
+               << " samples; CUB's radix sort counts at most 65,535: use "
+                  "algorithm 'atomic' or fewer samples per thread";
   if (getOutput()) {
     int64_t slots = cast<MemRefType>(getOutput().getType()).getDimSize(0);
     if (std::optional<int64_t> threads = getKnownBlockSize(*this))
@@ -68,6 +91,12 @@ LogicalResult HistogramOp::verify() {
 /// tile's items (the samples).
 std::optional<ScratchLayout>
 HistogramOp::getScratchLayout(const TileGeometry &tile) {
+  if (getAlgorithm() == HistogramAlgorithm::sort) {
+    int64_t bytes = getSortScratchBytes(tile);
+    return ScratchLayout{
+        static_cast<int64_t>(llvm::divideCeil(bytes, tile.elementBytes)),
+        SlotPadding(), 0};
+  }
   if (hasSharedOut())
     return std::nullopt;
   int64_t bytes = getBins() * getCounterType().getIntOrFloatBitWidth() / 8;
@@ -97,6 +126,6 @@ void HistogramOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), &out,
                          SideEffects::DefaultResource::get());
   }
-  if (!hasSharedOut())
+  if (!hasSharedOut() || getAlgorithm() == HistogramAlgorithm::sort)
     addScratchEffects(effects);
 }

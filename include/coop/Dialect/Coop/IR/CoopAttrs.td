@@ -240,6 +240,7 @@ def Coop_BatchLayoutAttr : EnumAttr<Coop_Dialect, Coop_BatchLayout,
 def Coop_HistogramAlgorithm : I32EnumAttr<"HistogramAlgorithm",
     "how a block histogram counts its samples", [
     I32EnumAttrCase<"atomic", 0>,
+    I32EnumAttrCase<"sort", 1>,
   ]> {
   let cppNamespace = "::mlir::coop";
   let genSpecializedAttr = 0;
@@ -250,7 +251,9 @@ def Coop_HistogramAlgorithmAttr : EnumAttr<Coop_Dialect,
   let summary = "how a block histogram counts its samples";
   let description = [{
     `atomic`: CUB's `BLOCK_HISTO_ATOMIC`, one shared-memory atomic add a
-    sample.
+    sample. `sort`: CUB's `BLOCK_HISTO_SORT`, a block radix sort of the
+    samples' bins, then each run of equal bins counted from its first and
+    last position.
   }];
 }
 

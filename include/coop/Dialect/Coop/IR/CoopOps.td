@@ -782,6 +782,13 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
     global array by one atomic). A shared array takes the samples' atomics
     directly.
 
+    `sort` (CUB's `BLOCK_HISTO_SORT`): the samples' bins (a sample not
+    counted as bin `bins`) are radix sorted over the bits that hold
+    `bins`; each run of equal bins in the sorted tile records its first
+    and past-the-end positions in scratch, and a bin's count is their
+    difference, read by the thread of its stripe (added to a shared array
+    by that thread, to a global array by one atomic a non-zero bin).
+
     Rules checked here: blocks only; integer samples; exactly one of the
     output and `out`; counters of 32 or 64 bits; `accumulate` only with an
     output, of its type; `bins` positive; an output of at least
@@ -837,6 +844,10 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
     }
     /// Whether `out` is an array in shared memory.
     bool hasSharedOut();
+    /// The sort algorithm's keys: the samples' bins as i32, 4 bits a pass.
+    static constexpr int64_t kSortRadixBits = 4;
+    ::mlir::coop::TileGeometry getSortTile(const ::mlir::coop::TileGeometry &tile);
+    int64_t getSortScratchBytes(const ::mlir::coop::TileGeometry &tile);
   }];
 }
 
