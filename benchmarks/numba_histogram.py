@@ -1,6 +1,6 @@
-"""cuda.coop.histogram in Numba-CUDA-MLIR kernels against CUB's atomic block histogram
-(cub::BlockHistogram<T, BLOCK, IPT, BINS, cub::BLOCK_HISTO_ATOMIC>,
-benchmarks/reference/cub_histogram.cu), in one run on the GPU.
+"""cuda.coop.histogram in Numba-CUDA-MLIR kernels against CUB's block histogram, both of its
+algorithms (cub::BlockHistogram<T, BLOCK, IPT, BINS, cub::BLOCK_HISTO_ATOMIC> and
+BLOCK_HISTO_SORT, benchmarks/reference/cub_histogram.cu), in one run on the GPU.
 
   python3 benchmarks/numba_histogram.py DIR [KERNEL [MODE [DTYPE [BLOCK [IPT [WIDTH]]]]]]
           [--runs=21] [--warmup=3] [--reps=64] [--grid=8192]     # on the GPU machine
@@ -13,27 +13,41 @@ the same configurations as @cuda.jit kernels (coop.histogram with coop's planned
 temp_storage, no counters array of the kernel's own, and none of the barriers CUB users write --
 coop plans them) and prints one table.
 
-Modes: block_histBINS, a histogram of the block's samples into BINS bins (WIDTH is 0: the block):
-block_hist256 of uint8 samples at (BLOCK, IPT) = (128, 4), (256, 4), (256, 8), (512, 2),
-(1024, 4); block_hist64 and block_hist1024 of int32 samples at (256, 4) and (128, 16). The
-kernels are the reference's (its header documents them):
+Modes (WIDTH is 0: the block), a histogram of the block's samples into BINS bins:
+  block_histBINS, coop.histogram(..., algorithm="atomic") against BLOCK_HISTO_ATOMIC:
+        block_hist256 of uint8 samples at (BLOCK, IPT) = (128, 4), (256, 4), (256, 8), (512, 2),
+        (1024, 4); block_hist64 and block_hist1024 of int32 samples at (256, 4) and (128, 16).
+  block_histBINS_sort, the same counts by algorithm="sort" against BLOCK_HISTO_SORT:
+        block_hist256_sort of uint8 samples at (128, 4) and (256, 8); block_hist64_sort of int32
+        samples at (256, 4) and (128, 16); block_hist1024_sort of int32 samples at (256, 4).
+        These rows compare two radix sorts and what follows them: CUB's sorts every bit of the
+        samples (4-bit digits: 2 passes for uint8, 8 for int32), then finds each bin's run with
+        BlockDiscontinuity; coop's sorts the bins as int32 keys over the bits of BINS + 1 values
+        (a sample outside the bins sorts last: 3 passes for 256 and 1024 bins, 2 for 64), then
+        records the runs' bounds (docs/histogram.md). Both take a bin's count from its run.
+The kernels are the reference's (its header documents them):
 
   tile: one tile per block (1<<30 uint8 / 1<<28 int32 samples, full tiles), loaded blocked
         (coop.load(..., algorithm="direct")) -> coop.histogram(block, samples, bins=BINS,
-        out=hist): the block counts in shared scratch and adds each non-zero bin to the global
-        histogram `hist` (BINS uint32, zeroed before the checked launch) by one atomic, as the
-        reference's BlockHistogram, __syncthreads() and per-bin atomicAdd; GB/s of the input.
+        algorithm=..., out=hist): the block counts in shared scratch and adds each non-zero bin
+        to the global histogram `hist` (BINS uint32, zeroed before the checked launch) by one
+        atomic, as the reference's BlockHistogram, __syncthreads() and per-bin atomicAdd; GB/s
+        of the input.
   loop: --grid blocks load one tile, then --reps times {counts = coop.histogram(block, samples,
-        bins=BINS) (fresh striped counters: slot s of thread t holds bin t + s * BLOCK, S =
-        ceil(BINS / BLOCK) slots); sample i = (sample i + counts[i % S]) & (BINS - 1)}, then
-        store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps), one block histogram (with the
-        update) an iteration. The repetition is `rep = np.int32(0); while rep < reps: ...;
-        rep = np.int32(rep + 1)`, as in numba_exchange.py (--range-loop: `for _ in range(reps)`).
+        bins=BINS, algorithm=...) (fresh striped counters: slot s of thread t holds bin
+        t + s * BLOCK, S = ceil(BINS / BLOCK) slots); sample i = (sample i + counts[i % S]) &
+        (BINS - 1)}, then store; ns/op = (t(reps) - t(0)) * SMs / (grid * reps), one block
+        histogram (with the update) an iteration. coop's histogram leaves its samples in place;
+        CUB's sort permutes the array it counts, so the reference's loop counts a register copy
+        (the atomic rows' PTX is the same without it). The repetition is `rep = np.int32(0);
+        while rep < reps: ...; rep = np.int32(rep + 1)`, as in numba_exchange.py
+        (--range-loop: `for _ in range(reps)`).
 
 The sample at position j is ((uint32)(j * 2654435761) >> 12) % BINS (numba_select.py's input
-reduced to the bins: every sample is a bin, in no regular pattern), on both sides. CUB's atomic
-algorithm indexes its counters unchecked; coop counts a sample only in [0, BINS), one compare a
-sample (folded away for uint8 samples and 256 bins).
+reduced to the bins: every sample is a bin, in no regular pattern), on both sides. CUB's
+algorithms index their counters (atomic) and run bounds (sort) unchecked; coop counts a sample
+only in [0, BINS), one compare a sample (folded away by the atomic algorithm for uint8 samples
+and 256 bins).
 
 --read-only passes the input as a read-only array (gpu_timing.ReadOnly, no copy), the Numba form
 of the reference's `const T* __restrict__` input (coop.load then reads int32 samples through
@@ -49,20 +63,28 @@ Every row is checked against NumPy, as the reference checks its own: tile rows c
 global histogram (a tile kernel's one output, the sum over every tile, so not sampled) with the
 input's np.bincount (see input_samples); loop rows compare every sample of the sampled tiles (0,
 97, 194, ... and the last) after --reps steps with the steps of cuda.coop._models.histogram_model
-(np.bincount into fresh striped counters). The ok column is ours/CUB's.
+(np.bincount into fresh striped counters), the same model for both algorithms. The ok column
+is ours/CUB's.
 
 Times: the median of --runs launches after --warmup, each between its own event pair, as the
 reference does; ours are enqueued behind a sleeping kernel so that Numba's launch cost is not
 timed. coop/CUB is the speed ratio: GB/s coop/CUB for tile rows, ns/op CUB/coop for loop rows
-(> 1: coop is faster); the summary adds their geometric means, per kernel and per mode.
+(> 1: coop is faster); the summary adds their geometric means, per kernel, per algorithm and
+per mode.
 
 Facts (a/b = coop/CUB), as numba_exchange.py's: smem is the kernel's shared memory (our PTX's
-.shared bytes: the scratch of BINS int32 or uint32 counters; CUB's BINS unsigned ints); bar and
-wsync count block barriers (bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the PTX,
-per tile (tile rows: BlockHistogram's and the reader's, 2) or per loop iteration (loop rows:
-CUB's loop is `#pragma unroll 1`, so its PTX count, with the reuse barrier 3; for ours, the count
-from the kernel's optimized MLIR before LLVM); local is our kernel's local memory in bytes per
-thread (the driver's attribute on the GPU, ptxas -v with --compile-only), which must be 0.
+.shared bytes: atomic rows the scratch of BINS int32 or uint32 counters, sort rows the union of
+the sort's scratch and the runs' bounds, no counters; CUB's BINS unsigned ints, and on sort rows
+sizeof(TempStorage), its union of the same); bar and wsync count block barriers
+(bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the PTX, per tile (tile rows:
+atomic BlockHistogram's and the reader's, 2) or per loop iteration (loop rows: CUB's loop is
+`#pragma unroll 1`, so its PTX count, with the reuse barrier 3 for atomic rows; for ours, the
+count from the kernel's optimized MLIR before LLVM). On sort rows the digit passes are a loop,
+so a count is one pass's and the code around it, not one sort's (as numba_radix_sort.py's);
+CUB's loop runs over every bit, ours over a constant bit range that LLVM may unroll (the 2
+passes of 64 and 256 bins), so on sort rows the tile's PTX count may exceed its MLIR count
+and is not checked against it. local is our kernel's local memory in bytes per thread (the driver's
+attribute on the GPU, ptxas -v with --compile-only), which must be 0.
 """
 
 from __future__ import annotations
@@ -87,12 +109,16 @@ from numba_select import chosen, input_pattern  # noqa: E402
 REFERENCE = HERE / "reference" / "cub_histogram.cu"
 BINARY = "cub_histogram"
 
-# The reference's configurations (add_all in cub_histogram.cu), in its order: sample dtype,
-# bins, block, samples a thread.
-CONFIGS = (("uint8", 256, 128, 4), ("uint8", 256, 256, 4), ("uint8", 256, 256, 8),
-           ("uint8", 256, 512, 2), ("uint8", 256, 1024, 4),
-           ("int32", 64, 256, 4), ("int32", 64, 128, 16),
-           ("int32", 1024, 256, 4), ("int32", 1024, 128, 16))
+# The reference's configurations (add_all in cub_histogram.cu), in its order: algorithm,
+# sample dtype, bins, block, samples a thread.
+CONFIGS = (("atomic", "uint8", 256, 128, 4), ("atomic", "uint8", 256, 256, 4),
+           ("atomic", "uint8", 256, 256, 8), ("atomic", "uint8", 256, 512, 2),
+           ("atomic", "uint8", 256, 1024, 4),
+           ("sort", "uint8", 256, 128, 4), ("sort", "uint8", 256, 256, 8),
+           ("atomic", "int32", 64, 256, 4), ("atomic", "int32", 64, 128, 16),
+           ("sort", "int32", 64, 256, 4), ("sort", "int32", 64, 128, 16),
+           ("atomic", "int32", 1024, 256, 4), ("atomic", "int32", 1024, 128, 16),
+           ("sort", "int32", 1024, 256, 4))
 DTYPES = {"uint8": np.uint8, "int32": np.int32}
 TOTAL_BYTES = 1 << 30  # the reference's buffer: 1 GiB
 SLEEP_US = 20000  # a sleeping kernel ahead of each timed batch (covers Numba's launch cost)
@@ -105,10 +131,16 @@ class Config:
     bins: int
     block: int
     ipt: int
+    algorithm: str = "atomic"  # coop.histogram's and CUB's: "atomic" or "sort"
 
     @property
     def mode(self) -> str:
-        return f"block_hist{self.bins}"
+        return f"block_hist{self.bins}" + ("_sort" if self.algorithm == "sort" else "")
+
+    @property
+    def counted_per_pass(self) -> bool:
+        """Barriers counted once per digit pass of a loop LLVM may unroll (sort rows)."""
+        return self.algorithm == "sort"
 
     @property
     def width(self) -> int:
@@ -130,8 +162,8 @@ class Config:
 
 
 def configurations() -> list[Config]:
-    return [Config(k, dtype, bins, block, ipt) for dtype, bins, block, ipt in CONFIGS
-            for k in ("tile", "loop")]
+    return [Config(k, dtype, bins, block, ipt, algorithm)
+            for algorithm, dtype, bins, block, ipt in CONFIGS for k in ("tile", "loop")]
 
 
 # ---- the kernels ---------------------------------------------------------------------------
@@ -148,12 +180,13 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
              f"    base = cuda.blockIdx.x * {B * I}",
              f"    a = coop.ThreadData({I})",
              '    coop.load(block, src, a, offset=base, algorithm="direct")']
+    options = f'bins={c.bins}, algorithm="{c.algorithm}"'
     if c.kernel == "tile":
-        lines.append(f"    coop.histogram(block, a, bins={c.bins}, out=hist)")
+        lines.append(f"    coop.histogram(block, a, {options}, out=hist)")
     else:
         head, tail = repeat_lines(range_loop)
         lines += head
-        lines += [f"        counts = coop.histogram(block, a, bins={c.bins})",
+        lines += [f"        counts = coop.histogram(block, a, {options})",
                   f"        for i in range({I}):",
                   f"            a[i] = (a[i] + counts[i % {c.slots}]) & {c.bins - 1}"]
         lines += tail
@@ -222,8 +255,8 @@ LINE = re.compile(r"(tile|loop)\s+(\w+)\s+(uint8|int32)\s+block=\s*(\d+) ipt=\s*
                   r" width=\s*(\d+)\s+ms=\s*([\d.]+)\s+"
                   r"(?:GB/s=\s*([\d.]+)|base_ms=\s*([\d.]+) ns/op=\s*(-?[\d.]+))"
                   r"\s+temp=\s*(\d+)\s+(OK|FAIL)")
-CUB_NAME = re.compile(r"(tile|loop)_kernel<(unsigned char|int),\s*(?:\(int\))?(\d+),"
-                      r"\s*(?:\(int\))?(\d+),\s*(?:\(int\))?(\d+)>")
+CUB_NAME = re.compile(r"(tile|loop)_kernel<histo_(atomic|sort),\s*(unsigned char|int),"
+                      r"\s*(?:\(int\))?(\d+),\s*(?:\(int\))?(\d+),\s*(?:\(int\))?(\d+)>")
 
 
 def parse_reference(out: str) -> dict:
@@ -241,8 +274,9 @@ def cub_key(pretty: str):
     m = CUB_NAME.search(pretty)
     if not m:
         return None
-    dtype = "uint8" if m.group(2) == "unsigned char" else "int32"
-    return Config(m.group(1), dtype, int(m.group(3)), int(m.group(4)), int(m.group(5))).key
+    dtype = "uint8" if m.group(3) == "unsigned char" else "int32"
+    return Config(m.group(1), dtype, int(m.group(4)), int(m.group(5)), int(m.group(6)),
+                  m.group(2)).key
 
 
 def cub_barriers(binary: Path) -> dict:
@@ -325,13 +359,30 @@ def compile_only(configs, directory: Path, options) -> list:
         lambda c: (make_kernel(c, options.lto, options.range_loop), argtypes(c, options.read_only)))
 
 
+# ---- the summary ---------------------------------------------------------------------------
+
+def print_geomeans(summary: dict) -> None:
+    """The geometric mean of the coop/CUB ratios, per kernel; per algorithm (a row is against
+    CUB's same algorithm, so "all" mixes two comparisons) and per mode."""
+    for kind, ratios in summary["ratios"].items():
+        if not ratios:
+            continue
+        parts = [f"all {family_cli.geomean([r for r, _ in ratios]):.3f} ({len(ratios)} rows)"]
+        for attribute in ("algorithm", "mode"):
+            for value in dict.fromkeys(getattr(c, attribute) for _, c in ratios):
+                mine = [r for r, c in ratios if getattr(c, attribute) == value]
+                parts.append(f"{value} {family_cli.geomean(mine):.3f} ({len(mine)})")
+        print(f"{kind}: geometric mean coop/CUB: " + ", ".join(parts))
+
+
 def main(argv=None) -> int:
     return family_cli.main(family_cli.FamilyBenchmark(
         "numba_histogram", BINARY, __doc__, configurations, chosen, compile_only,
         run_reference, run_coop,
         read_only="pass the input read-only (ld.global.nc), as the reference's "
                   "const T* __restrict__",
-        variant=lambda args: "input read-only" if args.read_only else ""), argv)
+        variant=lambda args: "input read-only" if args.read_only else "",
+        geomeans=print_geomeans), argv)
 
 
 if __name__ == "__main__":

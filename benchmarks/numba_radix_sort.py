@@ -121,6 +121,11 @@ class Config:
         return 0
 
     @property
+    def counted_per_pass(self) -> bool:
+        """Barriers counted once per digit pass of a loop LLVM may unroll."""
+        return True
+
+    @property
     def key(self) -> tuple:
         return (self.kernel, self.mode, self.dtype, self.block, self.ipt, self.width)
 

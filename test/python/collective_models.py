@@ -719,10 +719,12 @@ def radix_sort_kernel(threads: int, ipt: int, kind: str, descending: bool = Fals
 
 @functools.cache
 def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
-                      descending: bool = False, prefix: str = "none", scalar: bool = False):
+                      descending: bool = False, prefix: str = "none", scalar: bool = False,
+                      algorithm=None):
     """Block b ranks its tile src[b*T*n:...] (blocked order): thread t's rank i goes to
     dst[b*T*n + t*n + i]; prefix "returned" (exclusive_digit_prefix=True) or "filled" (a
-    payload given) writes slot i of thread t's digit prefix to dst2[(b*T + t)*P + i]."""
+    payload given) writes slot i of thread t's digit prefix to dst2[(b*T + t)*P + i].
+    `algorithm` is the rank's (None: the default)."""
     from numba_cuda_mlir import cuda
 
     from cuda import coop
@@ -762,7 +764,8 @@ def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
             base = cuda.blockIdx.x * threads * n
             ranks, digit_prefix = coop.radix_rank_keys(
                 coop.this_block(), items_of(src, base, t), begin_bit=begin_bit,
-                end_bit=end_bit, descending=descending, exclusive_digit_prefix=True)
+                end_bit=end_bit, descending=descending, exclusive_digit_prefix=True,
+                algorithm=algorithm)
             put(dst, base, t, ranks)
             put_prefix(dst2, t, digit_prefix)
     elif prefix == "filled":
@@ -774,7 +777,7 @@ def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
             ranks = coop.radix_rank(coop.this_block(), items_of(src, base, t),
                                     begin_bit=begin_bit, radix_bits=radix_bits,
                                     descending=descending,
-                                    exclusive_digit_prefix=digit_prefix)
+                                    exclusive_digit_prefix=digit_prefix, algorithm=algorithm)
             put(dst, base, t, ranks)
             put_prefix(dst2, t, digit_prefix)
     else:
@@ -784,5 +787,6 @@ def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
             base = cuda.blockIdx.x * threads * n
             put(dst, base, t, coop.radix_rank_keys(coop.this_block(), items_of(src, base, t),
                                                    begin_bit=begin_bit, end_bit=end_bit,
-                                                   descending=descending))
+                                                   descending=descending,
+                                                   algorithm=algorithm))
     return kernel

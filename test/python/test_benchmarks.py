@@ -946,10 +946,13 @@ def test_numba_reduce_batched_configurations_are_the_references():
 def test_numba_histogram_configurations_are_the_references():
     bench = _bench("numba_histogram")
     source = (ROOT / "benchmarks" / "reference" / "cub_histogram.cu").read_text()
-    assert len(bench.configurations()) == len(set(bench.configurations())) == 18
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 28
     ctype = {"uint8": "uint8_t", "int32": "int32_t"}
-    for dtype, bins, block, ipt in bench.CONFIGS:
-        assert f"add<{ctype[dtype]}, {bins}, {block}, {ipt}>(v);" in source
+    for algorithm, dtype, bins, block, ipt in bench.CONFIGS:
+        assert f"add<histo_{algorithm}, {ctype[dtype]}, {bins}, {block}, {ipt}>(v);" in source
+    assert {c.mode for c in bench.configurations()} == {
+        "block_hist256", "block_hist64", "block_hist1024",
+        "block_hist256_sort", "block_hist64_sort", "block_hist1024_sort"}
 
 
 def test_numba_histogram_input_and_loop_model_are_the_references():
@@ -982,8 +985,8 @@ def test_numba_histogram_input_and_loop_model_are_the_references():
 
 
 def test_numba_histogram_reads_the_reference_output():
-    """cub_histogram's lines (its printf formats, uint8 and int32 samples) and demangled kernel
-    names are read for every configuration."""
+    """cub_histogram's lines (its printf formats, uint8 and int32 samples, both algorithms) and
+    demangled kernel names are read for every configuration."""
     bench = _bench("numba_histogram")
     configs = bench.configurations()
     lines = ["# cub_histogram: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192"]
@@ -1001,10 +1004,14 @@ def test_numba_histogram_reads_the_reference_output():
     assert cub[configs[0].key]["value"] == 4000.0
 
     for pretty, key in [
-        ("void tile_kernel<unsigned char, (int)256, (int)128, (int)4>(const T1 *, unsigned int *)",
-         ("tile", "block_hist256", "uint8", 128, 4, 0)),
-        ("void loop_kernel<int, 1024, 128, 16>(int const*, int*, int)",
-         ("loop", "block_hist1024", "int32", 128, 16, 0))]:
+        ("void tile_kernel<histo_atomic, unsigned char, (int)256, (int)128, (int)4>(const T2 *, "
+         "unsigned int *)", ("tile", "block_hist256", "uint8", 128, 4, 0)),
+        ("void loop_kernel<histo_atomic, int, 1024, 128, 16>(int const*, int*, int)",
+         ("loop", "block_hist1024", "int32", 128, 16, 0)),
+        ("void tile_kernel<histo_sort, unsigned char, 256, 256, 8>(unsigned char const*, "
+         "unsigned int*)", ("tile", "block_hist256_sort", "uint8", 256, 8, 0)),
+        ("void loop_kernel<histo_sort, int, (int)64, (int)128, (int)16>(const T2 *, T2 *, int)",
+         ("loop", "block_hist64_sort", "int32", 128, 16, 0))]:
         assert bench.cub_key(pretty) == key
 
 
@@ -1182,7 +1189,7 @@ def test_numba_radix_sort_reads_the_reference_output():
 @pytest.mark.parametrize("script,filters,kernels", [
     ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
     ("numba_reduce_batched.py", ["all", "all", "int32", "128", "32", "32"], 8),
-    ("numba_histogram.py", ["all", "all", "all", "256", "4"], 6),
+    ("numba_histogram.py", ["all", "all", "all", "128"], 10),
     ("numba_run_length_decode.py", ["all", "all", "all", "128"], 6),
     ("numba_radix_sort.py", ["all", "all", "uint32", "256", "4"], 4),
 ])

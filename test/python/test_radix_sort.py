@@ -90,8 +90,10 @@ def test_variants_compile_without_local_memory(kind, scalar):
 
 
 @pytest.mark.parametrize("prefix", ("none", "returned", "filled"))
-def test_rank_compiles_with_each_digit_prefix_form(prefix):
-    kernel = cm.radix_rank_kernel(64, 4, 3, 5, descending=True, prefix=prefix)
+@pytest.mark.parametrize("algorithm", ("basic", "match"))
+def test_rank_compiles_with_each_digit_prefix_form(prefix, algorithm):
+    kernel = cm.radix_rank_kernel(64, 4, 3, 5, descending=True, prefix=prefix,
+                                  algorithm=algorithm)
     ptx = _ptx(kernel, [_array(types.uint16), I32, I32], block=(64,))
     _no_local_memory(ptx)
 
@@ -242,7 +244,31 @@ def test_error_unknown_rank_algorithm():
         ranks = coop.radix_rank_keys(coop.this_block(), items, algorithm="counting")
         dst[0] = ranks[0]
 
-    assert "algorithm must be one of 'basic', 'memoize'; got 'counting'" in _error(kernel)
+    assert "algorithm must be one of 'basic', 'memoize', 'match'; got 'counting'" in \
+        _error(kernel)
+
+
+def test_error_match_rank_of_a_partial_warp():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        ranks = coop.radix_rank_keys(coop.this_block(), items, algorithm="match")
+        dst[0] = ranks[0]
+
+    assert "coop.radix_rank_keys's algorithm 'match' ranks by warp-wide ballots and needs " \
+        "whole warps; a block of 80 threads is not: use 'basic'" in _error(kernel, block=(80,))
+
+
+def test_wide_digits_rank_by_match_in_little_shared_memory():
+    """8-bit digits over 256 threads: the basic rank's counters would take 132 KiB; the
+    match rank (the default past 4 bits) takes 9 warps' counters of 256 digits, the scan's
+    totals and the warps' regions for the keys' digits (8 x (128 + 4) words)."""
+    kernel = cm.radix_rank_kernel(256, 4, 0, 8, prefix="returned")
+    ptx = _ptx(kernel, [_array(types.uint32), I32, I32], block=(256,))
+    _no_local_memory(ptx)
+    grid = 256 * 9
+    assert _shared_bytes(ptx) == -(-(grid + 8 + 8 * (128 + 4)) * 4 // 16) * 16
+    assert "vote.sync.ballot.b32" in ptx or "vote.ballot.sync.b32" in ptx
 
 
 def test_error_complex_keys():

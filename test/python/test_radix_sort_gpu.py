@@ -116,7 +116,8 @@ def test_scalars(kind):
     _sort("int16", (256, 1, 1), 1, kind, scalar=True)
 
 
-def _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix, scalar=False):
+def _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix, scalar=False,
+          algorithm=None):
     from numba_cuda_mlir import cuda
 
     n = 1 if scalar else ipt
@@ -128,7 +129,7 @@ def _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix, scalar
     dst = cuda.to_device(np.zeros(GRID * tile, np.int32))
     dst2 = cuda.to_device(np.zeros(GRID * threads * slots, np.int32))
     kernel = cm.radix_rank_kernel(threads, ipt, begin_bit, radix_bits, descending, prefix,
-                                  scalar)
+                                  scalar, algorithm)
     kernel[GRID, threads](cuda.to_device(src), dst, dst2)
     got, got2 = dst.copy_to_host(), dst2.copy_to_host()
     for b in range(GRID):
@@ -149,6 +150,26 @@ def _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix, scalar
 @pytest.mark.parametrize("prefix", ("none", "returned", "filled"))
 def test_rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix):
     _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, prefix)
+
+
+@pytest.mark.parametrize("dtype,threads,ipt,begin_bit,radix_bits",
+                         (("uint32", 128, 4, 0, 4), ("int32", 256, 3, 27, 5),
+                          ("float32", 64, 8, 24, 8), ("uint8", 32, 16, 2, 1),
+                          ("int64", 1024, 2, 40, 5), ("uint16", 512, 1, 8, 6)))
+@pytest.mark.parametrize("descending", (False, True))
+@pytest.mark.parametrize("algorithm", ("basic", "match"))
+def test_rank_algorithms(dtype, threads, ipt, begin_bit, radix_bits, descending, algorithm):
+    _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, "returned",
+          algorithm=algorithm)
+
+
+@pytest.mark.parametrize("dtype,threads,ipt,begin_bit,radix_bits",
+                         (("int64", 1024, 2, 40, 7), ("uint16", 512, 1, 8, 8),
+                          ("uint32", 256, 16, 0, 8), ("float64", 96, 3, 52, 8)))
+@pytest.mark.parametrize("descending", (False, True))
+def test_match_rank_of_wide_digits(dtype, threads, ipt, begin_bit, radix_bits, descending):
+    """Past 4 bits the match rank is the default; the basic rank's counters would not fit."""
+    _rank(dtype, threads, ipt, begin_bit, radix_bits, descending, "returned")
 
 
 def test_rank_of_scalars():

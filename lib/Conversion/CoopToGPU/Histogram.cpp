@@ -120,13 +120,18 @@ FailureOr<Runs> sortRuns(RewriterBase &rewriter, Location loc, HistogramOp op,
                                .getResult()
                          : key);
   }
+  // Bits that hold every key: bins - 1, and `bins` where a sample may not
+  // count (uint8 samples into 256 bins: 8 bits, CUB's 2 passes).
+  bool everyCounted = llvm::all_of(counted, [](Value c) { return !c; });
+  int64_t keyBits =
+      std::max<int64_t>(1, llvm::Log2_64_Ceil(everyCounted ? bins : bins + 1));
   RadixSortSpec spec{HistogramOp::kSortRadixBits,
                      /*floatKeys=*/false,
                      Type(),
                      /*descending=*/false,
                      /*blockedToStriped=*/false,
                      c32(0),
-                     c32(llvm::Log2_64_Ceil(bins + 1)),
+                     c32(keyBits),
                      sm};
   FailureOr<SortedTile> sorted = sortOrderedKeys(
       rewriter, loc, op, op.getSortTile(tile), t, spec, keys, {});

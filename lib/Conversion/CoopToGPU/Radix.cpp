@@ -28,6 +28,7 @@
 #include "TileHelpers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -221,6 +222,130 @@ rankDigits(OpBuilder &b, Location loc, const TileGeometry &tile,
   return ranks;
 }
 
+/// The lanes of the warp whose `digit` (i32, `bits` bits) equals the
+/// thread's: one ballot a bit, as CUB's MatchAny (cheaper than match.any).
+Value matchAny(OpBuilder &b, Location loc, Value digit, int64_t bits) {
+  Type i32t = b.getI32Type();
+  Value peers;
+  for (int64_t bit = 0; bit < bits; ++bit) {
+    Value mask = inlinePtx(
+        b, loc, i32t, ValueRange{digit, i32(b, loc, int64_t(1) << bit)},
+        "{ .reg .pred p; and.b32 $0, $1, $2; setp.eq.u32 p, $0, $2; "
+        "vote.ballot.sync.b32 $0, p, 0xffffffff; @!p not.b32 $0, $0; }",
+        "=r,r,r", /*isVolatile=*/true);
+    peers = peers ? arith::AndIOp::create(b, loc, peers, mask).getResult()
+                  : mask;
+  }
+  return peers;
+}
+
+Value popCount(OpBuilder &b, Location loc, Value v) {
+  return LLVM::CtPopOp::create(b, loc, v.getType(), v);
+}
+
+/// CUB's BlockRadixRankMatch::RankKeys of `digits` (i32 each, keys in
+/// blocked order, a block of whole warps), stable in blocked order: the
+/// digits go to warp-striped order through the warp's region, each strip
+/// (item i of every lane) is ranked by the warp at once (the lanes of a
+/// digit find each other by ballots; the first adds their count to the
+/// digit's counter of the warp), a barrier, one raking block scan of the
+/// counters ([digit][warp] order), a barrier, each rank adds its counter's
+/// prefix, and the ranks go back to blocked order. The counters are
+/// returned for the digit prefix (`counters`: i32 [digit][paddedWarps]).
+FailureOr<SmallVector<Value>>
+rankDigitsByMatch(RewriterBase &rewriter, Location loc, Operation *op,
+                  const TileGeometry &tile, const TileThreads &t,
+                  const RadixMatchCounters &layout, Value counters,
+                  ArrayRef<Value> digits, bool descending, unsigned sm) {
+  OpBuilder &b = rewriter;
+  Ix ix{b, loc};
+  Type i32t = b.getI32Type();
+  int64_t n = digits.size();
+  WarpLane wl = warpAndLane(b, loc, t.linearTid);
+  Value warp = ix.index(wl.warp);
+  Value lane = ix.index(wl.lane);
+  Value region = ix.add(ix.mul(warp, layout.warpRegionWords()),
+                        layout.regionsStart());
+  auto slot = [&](Value p) { return ix.add(region, ix.add(p, ix.div(p, 32))); };
+  Value blockedFirst = ix.mul(lane, n);
+  auto blockedSlot = [&](int64_t i) { return slot(ix.add(blockedFirst, i)); };
+  auto stripedSlot = [&](int64_t i) { return slot(ix.add(lane, i * 32)); };
+
+  for (auto [i, digit] : llvm::enumerate(digits))
+    memref::StoreOp::create(b, loc, digit, counters, blockedSlot(i));
+  warpSync(b, loc, op, kWarpThreads);
+  SmallVector<Value> striped;
+  for (int64_t i = 0; i < n; ++i)
+    striped.push_back(memref::LoadOp::create(b, loc, counters, stripedSlot(i)));
+
+  int64_t segment = layout.segment();
+  Value first = ix.mul(t.linearTid, segment);
+  Value zero = i32(b, loc, 0);
+  for (int64_t j = 0; j < segment; ++j)
+    memref::StoreOp::create(b, loc, zero, counters, ix.add(first, j));
+  gpu::BarrierOp::create(b, loc);
+
+  Value lanesBefore = inlinePtx(b, loc, i32t, ValueRange{},
+                                "mov.u32 $0, %lanemask_lt;", "=r",
+                                /*isVolatile=*/false);
+  SmallVector<Value> counterOf, ranks;
+  for (Value digit : striped) {
+    if (descending)
+      digit = arith::SubIOp::create(b, loc, i32(b, loc, layout.digits() - 1),
+                                    digit);
+    Value peers = matchAny(b, loc, digit, layout.radixBits);
+    Value counter =
+        ix.add(ix.mul(asIndex(b, loc, digit), layout.paddedWarps()), warp);
+    Value prefix = memref::LoadOp::create(b, loc, counters, counter);
+    warpSync(b, loc, op, kWarpThreads);
+    Value count = popCount(b, loc, peers);
+    Value before = popCount(b, loc, arith::AndIOp::create(b, loc, peers,
+                                                          lanesBefore));
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         before, zero);
+    storeIf(b, loc, leader, arith::AddIOp::create(b, loc, prefix, count),
+            counters, counter);
+    warpSync(b, loc, op, kWarpThreads);
+    counterOf.push_back(counter);
+    ranks.push_back(arith::AddIOp::create(b, loc, prefix, before));
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  SmallVector<Value> grid;
+  Value sum;
+  for (int64_t j = 0; j < segment; ++j) {
+    grid.push_back(memref::LoadOp::create(b, loc, counters, ix.add(first, j)));
+    sum = sum ? arith::AddIOp::create(b, loc, sum, grid.back()).getResult()
+              : grid.back();
+  }
+  FailureOr<GroupSum> scanned = groupExclusiveSum(
+      b, loc, tile, t.linearTid, t.rank, sum, sm,
+      [&]() -> FailureOr<Value> {
+        return scratchView(rewriter, op, layout.warps(), i32t,
+                           layout.gridWords() * 4);
+      });
+  if (failed(scanned))
+    return failure();
+  Value running = scanned->before;
+  for (int64_t j = 0; j < segment; ++j) {
+    memref::StoreOp::create(b, loc, running, counters, ix.add(first, j));
+    running = arith::AddIOp::create(b, loc, running, grid[j]);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  for (auto [rank, counter] : llvm::zip(ranks, counterOf))
+    rank = arith::AddIOp::create(
+        b, loc, rank, memref::LoadOp::create(b, loc, counters, counter));
+  // The warp's region is its own: back to blocked order by a warp barrier.
+  for (auto [i, rank] : llvm::enumerate(ranks))
+    memref::StoreOp::create(b, loc, rank, counters, stripedSlot(i));
+  warpSync(b, loc, op, kWarpThreads);
+  SmallVector<Value> blocked;
+  for (int64_t i = 0; i < n; ++i)
+    blocked.push_back(memref::LoadOp::create(b, loc, counters, blockedSlot(i)));
+  return blocked;
+}
+
 } // namespace
 
 FailureOr<SortedTile>
@@ -346,11 +471,8 @@ struct RadixRankLowering : OpConversionPattern<RadixRankOp> {
     FailureOr<TileGeometry> tile = getTileGeometry(op);
     if (failed(tile))
       return failure();
-    RadixCounters counters{static_cast<int64_t>(op.getRadixBits()),
-                           tile->blockSize};
-    FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
-    if (failed(views))
-      return failure();
+    int64_t radixBits = op.getRadixBits();
+    RadixCounters counters{radixBits, tile->blockSize};
     TileThreads t = tileThreads(rewriter, loc, op, *tile, Value());
     KeyBits keyBits(op.getItemType(), op.getIsUnsigned());
     Value begin = i32(rewriter, loc, op.getBeginBit());
@@ -361,8 +483,41 @@ struct RadixRankLowering : OpConversionPattern<RadixRankOp> {
       digits.push_back(keyBits.digit(
           rewriter, loc, keyBits.toOrdered(rewriter, loc, key), begin, mask));
     bool descending = op.getDescending();
-    FailureOr<SmallVector<Value>> ranks = rankDigits(
-        rewriter, loc, *tile, t, counters, *views, digits, descending, sm);
+    bool byMatch = op.getAlgorithm() == RadixRankAlgorithm::match;
+    RadixMatchCounters matchLayout{radixBits, tile->blockSize,
+                                   tile->itemsPerThread};
+    FailureOr<SmallVector<Value>> ranks;
+    // Bin b's count of the keys before it, from its counter (the digit
+    // flipped as ranked) after the scan.
+    std::function<Value(Value)> prefixOf;
+    if (byMatch) {
+      FailureOr<Value> words = scratchView(
+          rewriter, op, matchLayout.bytes() / 4, rewriter.getI32Type());
+      if (failed(words))
+        return failure();
+      ranks = rankDigitsByMatch(rewriter, loc, op, *tile, t, matchLayout,
+                                *words, digits, descending, sm);
+      prefixOf = [&, words = *words](Value digit) -> Value {
+        Ix ix{rewriter, loc};
+        return memref::LoadOp::create(
+            rewriter, loc, words,
+            ix.mul(asIndex(rewriter, loc, digit), matchLayout.paddedWarps()));
+      };
+    } else {
+      FailureOr<CounterViews> views = counterViews(rewriter, op, counters);
+      if (failed(views))
+        return failure();
+      ranks = rankDigits(rewriter, loc, *tile, t, counters, *views, digits,
+                         descending, sm);
+      prefixOf = [&, halves = views->halves](Value digit) -> Value {
+        Ix ix{rewriter, loc};
+        Value slot = counterIndex(rewriter, loc, counters, digit, ix.c(0),
+                                  /*descending=*/false);
+        return arith::ExtUIOp::create(
+            rewriter, loc, rewriter.getI32Type(),
+            memref::LoadOp::create(rewriter, loc, halves, slot));
+      };
+    }
     if (failed(ranks))
       return failure();
     writePayload(rewriter, loc, adaptor.getRanks(), *ranks);
@@ -388,11 +543,10 @@ struct RadixRankLowering : OpConversionPattern<RadixRankOp> {
           bin = arith::MinUIOp::create(rewriter, loc, bin, ix.c(bins - 1));
         Value digit = arith::IndexCastUIOp::create(
             rewriter, loc, rewriter.getI32Type(), bin);
-        Value slot = counterIndex(rewriter, loc, counters, digit, ix.c(0),
-                                  descending);
-        Value prefix = arith::ExtUIOp::create(
-            rewriter, loc, rewriter.getI32Type(),
-            memref::LoadOp::create(rewriter, loc, views->halves, slot));
+        if (descending)
+          digit = arith::SubIOp::create(rewriter, loc,
+                                        i32(rewriter, loc, bins - 1), digit);
+        Value prefix = prefixOf(digit);
         prefixes.push_back(
             inside ? arith::SelectOp::create(rewriter, loc, inside, prefix, zero)
                          .getResult()

@@ -28,7 +28,7 @@ ScanAlgorithm = Literal["raking", "raking_memoize", "warp_scans"]
 ScanMode = Literal["inclusive", "exclusive"]
 BatchLayout = Literal["striped", "blocked"]
 HistogramAlgorithm = Literal["atomic", "sort"]
-RadixRankAlgorithm = Literal["basic", "memoize"]
+RadixRankAlgorithm = Literal["basic", "memoize", "match"]
 # A histogram's counter dtype: numpy.int32, numpy.uint32, numpy.int64, numpy.uint64 or int.
 CounterDType = type
 # A select's predicate: a function of one item returning a bool.
@@ -428,7 +428,7 @@ def radix_rank_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /,
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: Literal[False] | ThreadDataLike[int] = False,
-                    algorithm: RadixRankAlgorithm = "basic") -> ThreadDataLike[int]: ...
+                    algorithm: RadixRankAlgorithm | None = None) -> ThreadDataLike[int]: ...
 @overload
 def radix_rank_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
                     begin_bit: int = 0,
@@ -436,7 +436,7 @@ def radix_rank_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /,
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: Literal[True],
-                    algorithm: RadixRankAlgorithm = "basic") -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
+                    algorithm: RadixRankAlgorithm | None = None) -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
 @overload
 def radix_rank_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
                     begin_bit: int = 0,
@@ -444,7 +444,7 @@ def radix_rank_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: bool | ThreadDataLike[int] = False,
-                    algorithm: RadixRankAlgorithm = "basic") -> Any: ...
+                    algorithm: RadixRankAlgorithm | None = None) -> Any: ...
 radix_rank = radix_rank_keys
 @overload
 def radix_sort_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,

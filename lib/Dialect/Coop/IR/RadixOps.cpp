@@ -69,6 +69,12 @@ LogicalResult RadixRankOp::verify() {
     return emitOpError("digit bits [")
            << getBeginBit() << ", " << getBeginBit() + getRadixBits()
            << ") lie outside the key's " << keyBits << " bits";
+  if (getAlgorithm() == RadixRankAlgorithm::match)
+    if (std::optional<int64_t> threads = getKnownBlockSize(*this))
+      if (*threads % kWarpThreads != 0)
+        return emitOpError("algorithm 'match' ranks by warp-wide ballots and "
+                           "needs whole warps; a block of ")
+               << *threads << " threads is not: use 'basic'";
   auto ranks = cast<MemRefType>(getRanks().getType());
   if (!ranks.getElementType().isInteger(32) ||
       ranks.getDimSize(0) != getItemsPerThread())
@@ -94,6 +100,14 @@ LogicalResult RadixRankOp::verify() {
 
 std::optional<ScratchLayout>
 RadixRankOp::getScratchLayout(const TileGeometry &tile) {
+  if (getAlgorithm() == RadixRankAlgorithm::match) {
+    int64_t bytes = RadixMatchCounters{static_cast<int64_t>(getRadixBits()),
+                                       tile.blockSize, tile.itemsPerThread}
+                        .bytes();
+    return ScratchLayout{
+        static_cast<int64_t>(llvm::divideCeil(bytes, tile.elementBytes)),
+        SlotPadding(), 0};
+  }
   int64_t bytes =
       RadixCounters{static_cast<int64_t>(getRadixBits()), tile.blockSize}
           .bytes();

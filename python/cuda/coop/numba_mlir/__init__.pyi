@@ -498,7 +498,7 @@ def radix_rank_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | 
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: Literal[False] | ThreadDataLike[int] = False,
-                    algorithm: _RadixRankAlgorithm = "basic") -> ThreadDataLike[int]: ...
+                    algorithm: _RadixRankAlgorithm | None = None) -> ThreadDataLike[int]: ...
 @overload
 def radix_rank_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
                     begin_bit: int = 0,
@@ -506,7 +506,7 @@ def radix_rank_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | 
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: Literal[True],
-                    algorithm: _RadixRankAlgorithm = "basic") -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
+                    algorithm: _RadixRankAlgorithm | None = None) -> tuple[ThreadDataLike[int], ThreadDataLike[int]]: ...
 @overload
 def radix_rank_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
                     begin_bit: int = 0,
@@ -514,7 +514,7 @@ def radix_rank_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
                     radix_bits: int | None = None,
                     descending: bool = False,
                     exclusive_digit_prefix: bool | ThreadDataLike[int] = False,
-                    algorithm: _RadixRankAlgorithm = "basic") -> Any: ...
+                    algorithm: _RadixRankAlgorithm | None = None) -> Any: ...
 radix_rank = radix_rank_keys
 @overload
 def radix_sort_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,

@@ -529,6 +529,15 @@ def _rank_bits(call, key_bits):
                    f"{key_bits} bits")
     call.attributes["begin_bit"] = begin
     call.attributes["radix_bits"] = end - begin
+    threads = math.prod(_block_dims(call.builder, call.where))
+    if call.attribute("algorithm") is None:
+        # CUB's choice: the basic rank's counters grow with 2^bits; past 4 bits the match
+        # rank's (per warp) are smaller. It needs whole warps.
+        call.attributes["algorithm"] = "match" if end - begin > 4 and threads % 32 == 0 \
+            else "basic"
+    elif call.attribute("algorithm") == "match" and threads % 32:
+        call.error(f"coop.{name}'s algorithm 'match' ranks by warp-wide ballots and needs "
+                   f"whole warps; a block of {threads} threads is not: use 'basic'")
 
 
 def _prefix_slots(call, threads) -> int:

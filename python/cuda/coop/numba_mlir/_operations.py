@@ -308,7 +308,7 @@ OPERATIONS.update({op.marker: op for op in (
               (Option("begin_bit", "integer", 0), Option("end_bit", "integer"),
                Option("radix_bits", "integer"), Option("descending", "flag", False),
                Option("exclusive_digit_prefix", "digit_prefix", False),
-               Option("algorithm", "choice", "basic", RADIX_RANK_ALGORITHMS)),
+               Option("algorithm", "choice", None, RADIX_RANK_ALGORITHMS)),
               result="ranks", scalar_value=True, dialect_op="coop.radix_rank",
               ods=_RADIX_ODS + (("exclusive_digit_prefix", "digit_prefix"),),
               result_options=("end_bit",)),

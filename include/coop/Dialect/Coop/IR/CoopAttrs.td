@@ -261,6 +261,7 @@ def Coop_RadixRankAlgorithm : I32EnumAttr<"RadixRankAlgorithm",
     "how a block ranks its keys by a digit", [
     I32EnumAttrCase<"basic", 0>,
     I32EnumAttrCase<"memoize", 1>,
+    I32EnumAttrCase<"match", 2>,
   ]> {
   let cppNamespace = "::mlir::coop";
   let genSpecializedAttr = 0;
@@ -275,7 +276,12 @@ def Coop_RadixRankAlgorithmAttr : EnumAttr<Coop_Dialect,
     column of 16-bit counters (two packed in a word), one raking block scan
     of the packed words, and each key's rank read back from its counter.
     Both keep the raking segment in registers between the scan's upsweep and
-    downsweep (CUB's memoization), so they lower alike.
+    downsweep (CUB's memoization), so they lower alike. `match`: CUB's
+    `RADIX_RANK_MATCH` (`BlockRadixRankMatch`), each warp ranking a strip of
+    its keys at a time by ballots over the digit's bits, in 32-bit counters
+    per digit and warp (far less shared memory for wide digits); the keys'
+    digits go to warp-striped order and the ranks back through scratch, so
+    the rank is stable in blocked order. Blocks of whole warps only.
   }];
 }
 

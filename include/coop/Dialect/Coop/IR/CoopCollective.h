@@ -198,6 +198,36 @@ struct RadixCounters {
   }
 };
 
+/// CUB's BlockRadixRankMatch counters for `radixBits`-bit digits in a block
+/// of `blockSize` threads (whole warps) ranking `itemsPerThread` keys each:
+/// i32 counters [digit][warp] (an odd count of warps, padded), the raking
+/// grid over them ([thread][segment], an odd segment), the warps' totals of
+/// its block scan, then each warp's region for moving digits to
+/// warp-striped order and ranks back (32 * ipt words, one padding word a
+/// 32).
+struct RadixMatchCounters {
+  int64_t radixBits;
+  int64_t blockSize;
+  int64_t itemsPerThread;
+
+  int64_t digits() const { return int64_t(1) << radixBits; }
+  int64_t warps() const { return blockSize / kWarpThreads; }
+  int64_t paddedWarps() const { return warps() % 2 ? warps() : warps() + 1; }
+  int64_t segment() const {
+    int64_t raking = (paddedWarps() * digits() + blockSize - 1) / blockSize;
+    return raking % 2 ? raking : raking + 1;
+  }
+  int64_t gridWords() const { return blockSize * segment(); }
+  int64_t totalsWords() const { return warps() > 1 ? warps() : 0; }
+  int64_t warpRegionWords() const {
+    int64_t items = kWarpThreads * itemsPerThread;
+    return items + items / kWarpThreads;
+  }
+  /// Where the warps' regions start, in words.
+  int64_t regionsStart() const { return gridWords() + totalsWords(); }
+  int64_t bytes() const { return (regionsStart() + warps() * warpRegionWords()) * 4; }
+};
+
 /// The keys of a radix operation: 8- to 64-bit integers, float16/32/64.
 bool isRadixKeyType(Type type);
 
