@@ -37,6 +37,7 @@ TOPICS = {
     "test_select.py": "Kernels: select",
     "test_histogram.py": "Kernels: histogram",
     "test_run_length_decode.py": "Kernels: run-length decode",
+    "test_radix_sort.py": "Kernels: radix rank and sort",
     "test_compat.py": "Kernels: forms of the official cuda.coop",
 }
 

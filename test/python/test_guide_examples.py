@@ -26,6 +26,7 @@ KERNELS = {
     "scan_kernel": ("compact", [I32, I32, I32]),
     "select_kernel": ("compact", [I32, I32, I32]),
     "unique_kernel": ("unique", [I32, I32, I32]),
+    "sort_kernel": ("sort_tiles", [types.float32[::1], I32, types.float32[::1], I32]),
 }
 
 
