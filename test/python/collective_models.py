@@ -790,3 +790,49 @@ def radix_rank_kernel(threads: int, ipt: int, begin_bit: int, radix_bits: int,
                                                    descending=descending,
                                                    algorithm=algorithm))
     return kernel
+
+
+@functools.cache
+def topk_kernel(threads: int, ipt: int, largest: bool, pairs: bool, sort: bool):
+    """Block b selects the k largest (smallest) of the first `valid` keys of its tile
+    src[b*T*n:...] (blocked order) and writes the tile's result positions to dst (and the
+    values moved with them, from vals, to dst2); the kernel's arguments are (src, vals, dst,
+    dst2, k, valid)."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    n = ipt
+    select = {(True, False): coop.topk_max_keys, (False, False): coop.topk_min_keys,
+              (True, True): coop.topk_max_pairs, (False, True): coop.topk_min_pairs}[
+                  (largest, pairs)]
+
+    @cuda.jit(device=True, inline="always")
+    def items_of(src, base):
+        items = coop.ThreadData(n)
+        coop.load(coop.this_block(), src, items, offset=base)
+        return items
+
+    @cuda.jit(device=True, inline="always")
+    def put(dst, base, t, items):
+        for i in range(n):
+            dst[base + t * n + i] = items[i]
+
+    if pairs:
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, k, valid):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            keys, values = select(coop.this_block(), items_of(src, base), items_of(vals, base),
+                                  k=k, valid_items=valid, sorted=sort)
+            put(dst, base, t, keys)
+            put(dst2, base, t, values)
+    else:
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, k, valid):
+            t = linear_tid()
+            base = cuda.blockIdx.x * threads * n
+            put(dst, base, t, select(coop.this_block(), items_of(src, base), k=k,
+                                     valid_items=valid, sorted=sort))
+    return kernel

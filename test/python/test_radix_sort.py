@@ -281,3 +281,44 @@ def test_error_complex_keys():
 
     assert "coop.radix_sort_keys's keys must be integers, bools or float16/32/64 (radix " \
         "operations order their bits); got complex64" in _error(kernel, (F32, F32))
+
+
+@pytest.mark.parametrize("largest", (True, False))
+@pytest.mark.parametrize("pairs", (False, True))
+def test_topk_compiles_to_one_sort(largest, pairs):
+    """top-k is a stable sort's first k positions: the sort's barriers and shared memory."""
+    kernel = cm.topk_kernel(128, 4, largest, pairs, sort=True)
+    ptx = _ptx(kernel, [F32, I32, F32, I32, types.int32, types.int32])
+    _no_local_memory(ptx)
+    assert _shared_bytes(ptx) <= _cub_shared_bytes(128, 4, 4, 4 if pairs else 0)
+
+
+def test_error_topk_needs_k():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        out = coop.topk_max_keys(coop.this_block(), items)
+        dst[0] = out[0]
+
+    assert "coop.topk_max_keys needs k=, how many keys to select (an int, the same in every " \
+        "thread)" in _error(kernel)
+
+
+def test_error_topk_of_float_k():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_block(), src, items)
+        out = coop.topk_min_keys(coop.this_block(), items, k=src[0] * 0.5)
+        dst[0] = out[0]
+
+    assert "coop.topk_min_keys's k must be an integer; got float" in _error(kernel)
+
+
+def test_error_topk_of_a_warp():
+    def kernel(src, dst):
+        items = coop.ThreadData(4)
+        coop.load(coop.this_warp(), src, items)
+        out = coop.topk_max_keys(coop.this_warp(), items, k=3)
+        dst[0] = out[0]
+
+    assert "is a block operation (CUB's BlockRadixSort); use this_block()" in _error(kernel)

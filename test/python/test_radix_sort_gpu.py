@@ -174,3 +174,37 @@ def test_match_rank_of_wide_digits(dtype, threads, ipt, begin_bit, radix_bits, d
 
 def test_rank_of_scalars():
     _rank("int32", 128, 1, 0, 4, False, "returned", scalar=True)
+
+
+@pytest.mark.parametrize("largest", (True, False))
+@pytest.mark.parametrize("pairs", (False, True))
+@pytest.mark.parametrize("k,valid", ((1, 512), (10, 512), (10, 7), (0, 512), (600, 300)))
+def test_topk(largest, pairs, k, valid):
+    """The first min(k, valid) positions hold the k largest (smallest) of the first `valid`
+    keys; sorted=True orders them with equal keys in input order (the earlier chosen
+    first), as a stable sort's first k."""
+    from numba_cuda_mlir import cuda
+
+    threads, ipt = 128, 4
+    tile = threads * ipt
+    rng = np.random.default_rng(hash((largest, pairs, k, valid)) % 2**32)
+    src = rng.integers(-20, 20, GRID * tile).astype(np.float32)  # many ties
+    vals = np.arange(GRID * tile, dtype=np.int32)
+    for sort in (False, True):
+        dst = cuda.to_device(np.zeros_like(src))
+        dst2 = cuda.to_device(np.zeros_like(vals))
+        kernel = cm.topk_kernel(threads, ipt, largest, pairs, sort)
+        kernel[GRID, threads](cuda.to_device(src), cuda.to_device(vals), dst, dst2, k, valid)
+        got, got2 = dst.copy_to_host(), dst2.copy_to_host()
+        count = min(k, valid)
+        for b in range(GRID):
+            keys = src[b * tile:(b + 1) * tile]
+            order = radix_sort_order(keys, descending=largest, valid=valid)[:count]
+            out = got[b * tile:b * tile + count]
+            if sort:
+                np.testing.assert_array_equal(out, keys[order])
+                if pairs:
+                    np.testing.assert_array_equal(got2[b * tile:b * tile + count],
+                                                  vals[b * tile:(b + 1) * tile][order])
+            else:
+                np.testing.assert_array_equal(np.sort(out), np.sort(keys[order]))

@@ -45,6 +45,10 @@ from ._markers import (
     shuffle,
     store,
     sum,
+    topk_max_keys,
+    topk_max_pairs,
+    topk_min_keys,
+    topk_min_pairs,
 )
 from ._registration import auto_register as _auto_register
 from ._registration import register
@@ -89,6 +93,10 @@ __all__ = [
     "this_grid",
     "this_thread",
     "this_warp",
+    "topk_max_keys",
+    "topk_max_pairs",
+    "topk_min_keys",
+    "topk_min_pairs",
 ]
 
 _auto_register()

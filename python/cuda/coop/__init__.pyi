@@ -489,3 +489,53 @@ def argsort(block: BlockGroup, keys: _CommonNumericT, /, *,
             descending: bool = False,
             valid_items: ValidItems | None = None,
             temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
+@overload
+def topk_max_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+                  k: int,
+                  valid_items: ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def topk_max_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
+                  k: int,
+                  valid_items: ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def topk_min_keys(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT], /, *,
+                  k: int,
+                  valid_items: ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def topk_min_keys(block: BlockGroup, keys: _CommonNumericT, /, *,
+                  k: int,
+                  valid_items: ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def topk_max_pairs(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT],
+                   values: ThreadDataLike[_T], /, *,
+                   k: int,
+                   valid_items: ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def topk_max_pairs(block: BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                   k: int,
+                   valid_items: ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def topk_min_pairs(block: BlockGroup, keys: ThreadDataLike[_CommonNumericT],
+                   values: ThreadDataLike[_T], /, *,
+                   k: int,
+                   valid_items: ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def topk_min_pairs(block: BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                   k: int,
+                   valid_items: ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...

@@ -271,3 +271,32 @@ def argsort(block, keys, /, *, descending=False, valid_items=None, temp_storage=
     tile position each sorted key had in the input: returns
     ``(sorted_keys, indices)``."""
     _outside_kernel("argsort")
+
+
+def topk_max_keys(block, keys, /, *, k, valid_items=None, sorted=False, temp_storage=None):
+    """The ``k`` largest of the first ``valid_items`` keys (``k`` and
+    ``valid_items`` runtime, the same in every thread) in the first ``min(k,
+    valid_items)`` tile positions (blocked order); with ``sorted=True`` in
+    descending order, equal keys in their input order (the earlier first,
+    also in which equal keys at the k-th place are chosen)."""
+    _outside_kernel("topk_max_keys")
+
+
+def topk_min_keys(block, keys, /, *, k, valid_items=None, sorted=False, temp_storage=None):
+    """``topk_max_keys`` for the ``k`` smallest keys (ascending with
+    ``sorted=True``)."""
+    _outside_kernel("topk_min_keys")
+
+
+def topk_max_pairs(block, keys, values, /, *, k, valid_items=None, sorted=False,
+                   temp_storage=None):
+    """``topk_max_keys`` moving each key's value with it: returns ``(keys,
+    values)``."""
+    _outside_kernel("topk_max_pairs")
+
+
+def topk_min_pairs(block, keys, values, /, *, k, valid_items=None, sorted=False,
+                   temp_storage=None):
+    """``topk_min_keys`` moving each key's value with it: returns ``(keys,
+    values)``."""
+    _outside_kernel("topk_min_pairs")

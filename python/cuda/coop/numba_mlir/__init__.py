@@ -46,6 +46,10 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     shuffle,
     store,
     sum,
+    topk_max_keys,
+    topk_max_pairs,
+    topk_min_keys,
+    topk_min_pairs,
     this_block,
     this_cluster,
     this_grid,
@@ -73,7 +77,8 @@ __all__ = [
     "radix_rank_keys", "radix_sort_keys", "radix_sort_pairs", "reduce", "reduce_batched", "register",
     "run_length_decode", "run_length_decode_into",
     "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",
-    "this_thread", "this_warp",
+    "this_thread", "this_warp", "topk_max_keys", "topk_max_pairs", "topk_min_keys",
+    "topk_min_pairs",
 ]
 
 _active = False

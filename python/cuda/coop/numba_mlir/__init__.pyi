@@ -559,3 +559,53 @@ def argsort(block: _BlockGroup, keys: _CommonNumericT, /, *,
             descending: bool = False,
             valid_items: _ValidItems | None = None,
             temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, int]: ...
+@overload
+def topk_max_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+                  k: int,
+                  valid_items: _ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def topk_max_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
+                  k: int,
+                  valid_items: _ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def topk_min_keys(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any], /, *,
+                  k: int,
+                  valid_items: _ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_CommonNumericT]: ...
+@overload
+def topk_min_keys(block: _BlockGroup, keys: _CommonNumericT, /, *,
+                  k: int,
+                  valid_items: _ValidItems | None = None,
+                  sorted: bool = False,
+                  temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def topk_max_pairs(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                   values: ThreadDataLike[_T] | NDArray[Any], /, *,
+                   k: int,
+                   valid_items: _ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def topk_max_pairs(block: _BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                   k: int,
+                   valid_items: _ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def topk_min_pairs(block: _BlockGroup, keys: ThreadDataLike[_CommonNumericT] | NDArray[Any],
+                   values: ThreadDataLike[_T] | NDArray[Any], /, *,
+                   k: int,
+                   valid_items: _ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_CommonNumericT], ThreadDataLike[_T]]: ...
+@overload
+def topk_min_pairs(block: _BlockGroup, keys: _CommonNumericT, values: _T, /, *,
+                   k: int,
+                   valid_items: _ValidItems | None = None,
+                   sorted: bool = False,
+                   temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...

@@ -495,6 +495,9 @@ def _radix_rules(call, scalar):
         _rank_bits(call, key_bits)
         _digit_prefix_operand(call, threads)
         return
+    if call.operation.name.startswith("topk_"):
+        _topk_rules(call)
+        return
     bounds = {}
     for option in ("begin_bit", "end_bit"):
         if call.given(option):
@@ -506,6 +509,23 @@ def _radix_rules(call, scalar):
         call.error(f"coop.{name} sorts by bits [begin_bit, end_bit) = [{begin}, {end}) of "
                    f"{key_bits}-bit keys ({dtype}); the range must be non-empty and inside "
                    f"[0, {key_bits}]")
+
+
+def _topk_rules(call):
+    """k: a runtime integer the caller reads the first min(k, valid_items) positions by
+    (the sort orders the whole tile); sorted: a compile-time bool (the sort is stable, so
+    its order and tie policy hold either way)."""
+    name = call.operation.name
+    if not call.given("k"):
+        call.error(f"coop.{name} needs k=, how many keys to select (an int, the same in "
+                   "every thread)")
+    k = call.numba_type(call.options["k"])
+    if not isinstance(k, types.Integer):
+        call.error(f"coop.{name}'s k must be an integer; got {k}")
+    if isinstance(k, types.IntegerLiteral) and k.literal_value < 0:
+        call.error(f"coop.{name}'s k must be at least 0; got {k.literal_value}")
+    _literal_option(call, call.operation.option("sorted"))
+    call.skipped.add("k")
 
 
 def _rank_bits(call, key_bits):
@@ -596,7 +616,9 @@ _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
           "histogram": _histogram_rules, "run_length_decode": _decode_rules,
           "run_length_decode_into": _decode_rules, "radix_rank_keys": _radix_rules,
           "radix_sort_keys": _radix_rules, "radix_sort_pairs": _radix_rules,
-          "argsort": _radix_rules}
+          "argsort": _radix_rules, "topk_max_keys": _radix_rules,
+          "topk_min_keys": _radix_rules, "topk_max_pairs": _radix_rules,
+          "topk_min_pairs": _radix_rules}
 
 
 def _read_only_argument(call, var) -> bool:

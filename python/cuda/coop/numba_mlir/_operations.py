@@ -323,6 +323,28 @@ OPERATIONS.update({op.marker: op for op in (
               ods=_RADIX_ODS),
 )})
 
+_TOPK_OPTIONS = (Option("k", "index"), Option("valid_items", "index"),
+                 Option("sorted", "flag", False), _STORAGE)
+
+
+def _topk(name, marker, largest, pairs):
+    # The first k positions of a stable sort, descending for the largest: the
+    # spec's tie policy (the earlier input first) for free; k only bounds what
+    # the caller reads.
+    return Operation(name, marker, ("group", "value", "values") if pairs else ("group", "value"),
+                     _TOPK_OPTIONS, result="sorted", scalar_value=True,
+                     dialect_op="coop.radix_sort", ods=_RADIX_ODS,
+                     fixed=(("descending", True),) if largest else (),
+                     result_options=("k", "sorted"))
+
+
+OPERATIONS.update({op.marker: op for op in (
+    _topk("topk_max_keys", _markers.topk_max_keys, largest=True, pairs=False),
+    _topk("topk_min_keys", _markers.topk_min_keys, largest=False, pairs=False),
+    _topk("topk_max_pairs", _markers.topk_max_pairs, largest=True, pairs=True),
+    _topk("topk_min_pairs", _markers.topk_min_pairs, largest=False, pairs=True),
+)})
+
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage
 # in the kernel, not a coop function, so it has no marker; its site is the
 # coop.reserve op, which returns the array.
