@@ -836,3 +836,85 @@ def topk_kernel(threads: int, ipt: int, largest: bool, pairs: bool, sort: bool):
             put(dst, base, t, select(coop.this_block(), items_of(src, base), k=k,
                                      valid_items=valid, sorted=sort))
     return kernel
+
+
+def by_magnitude(a, b):
+    """A merge sort's compare_op: |a| orders before |b|."""
+    return abs(a) < abs(b)
+
+
+@functools.cache
+def merge_sort_kernel(width, ipt: int, pairs: bool, descending: bool = False,
+                      compare: bool = False, with_valid: bool = False, scalar: bool = False):
+    """Each group (the block for `width` None, else logical warps of `width` lanes) sorts its
+    tile (blocked order; the group's tiles follow each other in src, block b's at
+    b*T*n) with merge_sort_keys/pairs (compare_op=by_magnitude where `compare`) and writes
+    it back in place of src into dst (and the moved values into dst2). The kernel's
+    arguments are (src, vals, dst, dst2, valid, fill): valid_items and oob_default where
+    `with_valid` (not with `compare`)."""
+    from numba_cuda_mlir import cuda
+
+    from cuda import coop
+
+    linear_tid = _linear_tid()
+    group = combining_group(width)
+    n = 1 if scalar else ipt
+
+    if scalar:
+        def items_of(src, base, t):
+            return src[base + t]
+
+        def put(dst, base, t, item):
+            dst[base + t] = item
+    else:
+        def items_of(src, base, t):
+            items = coop.ThreadData(n)
+            for i in range(n):
+                items[i] = src[base + t * n + i]
+            return items
+
+        def put(dst, base, t, items):
+            for i in range(n):
+                dst[base + t * n + i] = items[i]
+    items_of = cuda.jit(device=True, inline="always")(items_of)
+    put = cuda.jit(device=True, inline="always")(put)
+
+    if compare and pairs:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_pairs(group(), keys, values, compare_op=by_magnitude,
+                                         descending=descending, stable=True)
+    elif compare:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_keys(group(), keys, compare_op=by_magnitude,
+                                        descending=descending)
+    elif pairs and with_valid:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_pairs(group(), keys, values, descending=descending,
+                                         valid_items=valid, oob_default=fill)
+    elif pairs:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_pairs(group(), keys, values, descending=descending)
+    elif with_valid:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_keys(group(), keys, descending=descending,
+                                        valid_items=valid, oob_default=fill)
+    else:
+        def sort(keys, values, valid, fill):
+            return coop.merge_sort_keys(group(), keys, descending=descending)
+    sort = cuda.jit(device=True, inline="always")(sort)
+
+    if pairs:
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, valid, fill):
+            t = linear_tid()
+            base = cuda.blockIdx.x * cuda.blockDim.x * n
+            keys, values = sort(items_of(src, base, t), items_of(vals, base, t), valid, fill)
+            put(dst, base, t, keys)
+            put(dst2, base, t, values)
+    else:
+        @cuda.jit
+        def kernel(src, vals, dst, dst2, valid, fill):
+            t = linear_tid()
+            base = cuda.blockIdx.x * cuda.blockDim.x * n
+            put(dst, base, t, sort(items_of(src, base, t), None, valid, fill))
+    return kernel

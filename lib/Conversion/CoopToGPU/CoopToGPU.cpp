@@ -40,6 +40,7 @@ void mlir::coop::populateCoopToGPUConversionPatterns(
   lowering::populateHistogramPatterns(patterns, sm);
   lowering::populateRunLengthDecodePatterns(patterns, sm);
   lowering::populateRadixPatterns(patterns, sm);
+  lowering::populateMergeSortPatterns(patterns);
 }
 
 void mlir::coop::configureCoopToGPUConversionTarget(ConversionTarget &target) {

@@ -183,6 +183,7 @@ void populateGroupPatterns(RewritePatternSet &patterns);
 void populateSelectPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateHistogramPatterns(RewritePatternSet &patterns, unsigned sm = 0);
 void populateRadixPatterns(RewritePatternSet &patterns, unsigned sm);
+void populateMergeSortPatterns(RewritePatternSet &patterns);
 void populateRunLengthDecodePatterns(RewritePatternSet &patterns,
                                      unsigned sm = 0);
 

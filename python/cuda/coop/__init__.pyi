@@ -539,3 +539,35 @@ def topk_min_pairs(block: BlockGroup, keys: _CommonNumericT, values: _T, /, *,
                    valid_items: ValidItems | None = None,
                    sorted: bool = False,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def merge_sort_keys(group: ThreadGroup, keys: ThreadDataLike[_T], /, *,
+                    compare_op: Callable[[Any, Any], bool] | None = None,
+                    descending: bool = False,
+                    stable: bool = False,
+                    valid_items: ValidItems | None = None,
+                    oob_default: Any = None,
+                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_T]: ...
+@overload
+def merge_sort_keys(group: ThreadGroup, keys: _CommonNumericT, /, *,
+                    compare_op: Callable[[Any, Any], bool] | None = None,
+                    descending: bool = False,
+                    stable: bool = False,
+                    valid_items: ValidItems | None = None,
+                    oob_default: Any = None,
+                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def merge_sort_pairs(group: ThreadGroup, keys: ThreadDataLike[_T], values: ThreadDataLike[Any], /, *,
+                     compare_op: Callable[[Any, Any], bool] | None = None,
+                     descending: bool = False,
+                     stable: bool = False,
+                     valid_items: ValidItems | None = None,
+                     oob_default: Any = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_T], ThreadDataLike[Any]]: ...
+@overload
+def merge_sort_pairs(group: ThreadGroup, keys: _CommonNumericT, values: Any, /, *,
+                     compare_op: Callable[[Any, Any], bool] | None = None,
+                     descending: bool = False,
+                     stable: bool = False,
+                     valid_items: ValidItems | None = None,
+                     oob_default: Any = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, Any]: ...

@@ -300,3 +300,21 @@ def topk_min_pairs(block, keys, values, /, *, k, valid_items=None, sorted=False,
     """``topk_min_keys`` moving each key's value with it: returns ``(keys,
     values)``."""
     _outside_kernel("topk_min_pairs")
+
+
+def merge_sort_keys(group, keys, /, *, compare_op=None, descending=False, stable=False,
+                    valid_items=None, oob_default=None, temp_storage=None):
+    """The group's keys (blocked order; a block of a power-of-two thread count,
+    a warp or a logical warp) sorted by ``compare_op(a, b)`` ("a orders before
+    b", default ``<``), reversed with ``descending=True`` (CUB's
+    BlockMergeSort, WarpMergeSort): a fresh payload, blocked. The sort is
+    stable. With ``valid_items``, the keys past it become ``oob_default``,
+    which must order last."""
+    _outside_kernel("merge_sort_keys")
+
+
+def merge_sort_pairs(group, keys, values, /, *, compare_op=None, descending=False,
+                     stable=False, valid_items=None, oob_default=None, temp_storage=None):
+    """``merge_sort_keys`` moving each key's value with it: returns ``(keys,
+    values)``."""
+    _outside_kernel("merge_sort_pairs")

@@ -250,3 +250,18 @@ gpu.module @radix {
     gpu.return
   }
 }
+
+// CHECK-LABEL: gpu.func @merge_sort
+gpu.module @merge_sorts {
+  func.func private @by_magnitude(f32, f32) -> i1
+  gpu.func @merge_sort(%k: memref<4xf32>, %v: memref<4xi64>, %n: index, %f: f32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %b = coop.this_block
+    %w = coop.this_warp
+    // CHECK: coop.merge_sort %{{.*}}, %{{.*}} into %{{.*}} : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    coop.merge_sort %b, %k into %k : !coop.group<block>, memref<4xf32>, memref<4xf32>
+    // CHECK: coop.merge_sort %{{.*}}, %{{.*}} values = %{{.*}} : memref<4xi64> into %{{.*}} values_into %{{.*}} : memref<4xi64> compare = @by_magnitude valid_items = %{{.*}} oob_default = %{{.*}} : f32 descending stable : !coop.group<warp>, memref<4xf32>, memref<4xf32>
+    coop.merge_sort %w, %k values = %v : memref<4xi64> into %k values_into %v : memref<4xi64> compare = @by_magnitude valid_items = %n oob_default = %f : f32 descending stable : !coop.group<warp>, memref<4xf32>, memref<4xf32>
+    gpu.return
+  }
+}

@@ -32,6 +32,8 @@ from .. import (  # noqa: F401 -- the common API, under this namespace too
     inclusive_scan,
     inclusive_sum,
     load,
+    merge_sort_keys,
+    merge_sort_pairs,
     radix_rank,
     radix_rank_keys,
     radix_sort_keys,
@@ -73,7 +75,8 @@ def __getattr__(name):
 __all__ = [
     "GroupByMapping", "Hierarchy", "StatefulFunction", "TempStorage", "TempStorageLike", "ThreadData",
     "ThreadDataLike", "ThreadGroup", "ThreadHierarchy", "argsort", "exchange", "exclusive_scan",
-    "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "local", "radix_rank",
+    "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "local",
+    "merge_sort_keys", "merge_sort_pairs", "radix_rank",
     "radix_rank_keys", "radix_sort_keys", "radix_sort_pairs", "reduce", "reduce_batched", "register",
     "run_length_decode", "run_length_decode_into",
     "scan", "select", "shared", "shuffle", "store", "sum", "this_block", "this_cluster", "this_grid",

@@ -2,7 +2,7 @@
 # plus Numba-CUDA-MLIR's extensions (fixed-size local arrays as payloads,
 # TempStorage as a class whose facts are attributes, the local and shared
 # memory namespaces).
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Callable, Literal, TypeVar, overload
 
 from numpy.typing import NDArray
 
@@ -609,3 +609,35 @@ def topk_min_pairs(block: _BlockGroup, keys: _CommonNumericT, values: _T, /, *,
                    valid_items: _ValidItems | None = None,
                    sorted: bool = False,
                    temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, _T]: ...
+@overload
+def merge_sort_keys(group: ThreadGroup, keys: ThreadDataLike[_T] | NDArray[Any], /, *,
+                    compare_op: Callable[[Any, Any], bool] | None = None,
+                    descending: bool = False,
+                    stable: bool = False,
+                    valid_items: _ValidItems | None = None,
+                    oob_default: Any = None,
+                    temp_storage: TempStorageLike | None = None) -> ThreadDataLike[_T]: ...
+@overload
+def merge_sort_keys(group: ThreadGroup, keys: _CommonNumericT, /, *,
+                    compare_op: Callable[[Any, Any], bool] | None = None,
+                    descending: bool = False,
+                    stable: bool = False,
+                    valid_items: _ValidItems | None = None,
+                    oob_default: Any = None,
+                    temp_storage: TempStorageLike | None = None) -> _CommonNumericT: ...
+@overload
+def merge_sort_pairs(group: ThreadGroup, keys: ThreadDataLike[_T] | NDArray[Any], values: ThreadDataLike[Any] | NDArray[Any], /, *,
+                     compare_op: Callable[[Any, Any], bool] | None = None,
+                     descending: bool = False,
+                     stable: bool = False,
+                     valid_items: _ValidItems | None = None,
+                     oob_default: Any = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[ThreadDataLike[_T], ThreadDataLike[Any]]: ...
+@overload
+def merge_sort_pairs(group: ThreadGroup, keys: _CommonNumericT, values: Any, /, *,
+                     compare_op: Callable[[Any, Any], bool] | None = None,
+                     descending: bool = False,
+                     stable: bool = False,
+                     valid_items: _ValidItems | None = None,
+                     oob_default: Any = None,
+                     temp_storage: TempStorageLike | None = None) -> tuple[_CommonNumericT, Any]: ...

@@ -164,9 +164,10 @@ def _lower(operation, builder, target, args, kwargs):
             call.attributes[option.name] = _operator_option(call, option, dtype)
         elif option.kind == "prefix" and call.given(option.name):
             call.attributes[option.name] = _prefix_option(call, option, dtype)
-        elif option.kind == "predicate" and call.given(option.name):
+        elif option.kind in ("predicate", "comparator") and call.given(option.name):
             call.attributes[option.name] = link_predicate(
-                builder, call.numba_type(call.options[option.name]), dtype)
+                builder, call.numba_type(call.options[option.name]), dtype,
+                arity=2 if option.kind == "comparator" else 1)
     if operation.combines:
         # Named min and max compare the payload's integers as its dtype does.
         if isinstance(dtype, types.Integer) and not dtype.signed:
@@ -177,7 +178,8 @@ def _lower(operation, builder, target, args, kwargs):
     # A radix operation orders float16 keys by their bits as floats.
     applies_function = operation.combines or dtype == types.float16 and \
         operation.result in _RADIX_RESULTS or any(
-        option.kind == "predicate" and call.given(option.name) for option in operation.options)
+        option.kind in ("predicate", "comparator") and call.given(option.name)
+        for option in operation.options)
     if applies_function and not scalar and builder.get_mlir_type(dtype) != element:
         # Numba keeps float16 payloads as i16 words; an operator or predicate
         # needs the items as float16.
@@ -611,6 +613,19 @@ def _radix_outputs(call, keys):
     return outputs
 
 
+def _merge_rules(call, scalar):
+    name = call.operation.name
+    if call.given("valid_items") != call.given("oob_default"):
+        call.error(f"coop.{name}'s valid_items needs oob_default, a key that orders last: the "
+                   "keys past valid_items become it and sort behind the valid ones (CUB's "
+                   "partial-tile sort)" if call.given("valid_items") else
+                   f"coop.{name}'s oob_default applies with valid_items; pass both or neither")
+    keys = call.numba_type(call.args["value"])
+    dtype = getattr(keys, "dtype", keys)
+    if isinstance(dtype, types.Integer) and not dtype.signed and not call.given("compare_op"):
+        call.attributes["unsigned"] = True
+
+
 # Rules of one operation that the table's option kinds do not express.
 _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
           "histogram": _histogram_rules, "run_length_decode": _decode_rules,
@@ -618,7 +633,8 @@ _RULES = {"shuffle": _shuffle_rules, "select": _select_rules,
           "radix_sort_keys": _radix_rules, "radix_sort_pairs": _radix_rules,
           "argsort": _radix_rules, "topk_max_keys": _radix_rules,
           "topk_min_keys": _radix_rules, "topk_max_pairs": _radix_rules,
-          "topk_min_pairs": _radix_rules}
+          "topk_min_pairs": _radix_rules, "merge_sort_keys": _merge_rules,
+          "merge_sort_pairs": _merge_rules}
 
 
 def _read_only_argument(call, var) -> bool:

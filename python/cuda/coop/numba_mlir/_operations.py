@@ -21,6 +21,8 @@ Option kinds:
 * ``flags``: a payload of integers or bools, one per item of the value, or
   for a scalar value one integer or bool (a selection);
 * ``predicate``: a function of one item returning a bool (a selection);
+* ``comparator``: a function of two items returning a bool, "a orders
+  before b" (a merge sort's order);
 * ``storage``: a ``TempStorage``;
 * ``integer``: a compile-time int (a reserved array's count, alignment, a
   histogram's bins);
@@ -343,6 +345,19 @@ OPERATIONS.update({op.marker: op for op in (
     _topk("topk_min_keys", _markers.topk_min_keys, largest=False, pairs=False),
     _topk("topk_max_pairs", _markers.topk_max_pairs, largest=True, pairs=True),
     _topk("topk_min_pairs", _markers.topk_min_pairs, largest=False, pairs=True),
+)})
+
+_MERGE_OPTIONS = (Option("compare_op", "comparator"), Option("descending", "flag", False),
+                  Option("stable", "flag", False), Option("valid_items", "index"),
+                  Option("oob_default", "item"), _STORAGE)
+_MERGE_ODS = (("value", "keys"), ("compare_op", "compare"), ("unsigned", "is_unsigned"))
+
+OPERATIONS.update({op.marker: op for op in (
+    Operation("merge_sort_keys", _markers.merge_sort_keys, ("group", "value"), _MERGE_OPTIONS,
+              result="sorted", scalar_value=True, dialect_op="coop.merge_sort", ods=_MERGE_ODS),
+    Operation("merge_sort_pairs", _markers.merge_sort_pairs, ("group", "value", "values"),
+              _MERGE_OPTIONS, result="sorted", scalar_value=True, dialect_op="coop.merge_sort",
+              ods=_MERGE_ODS),
 )})
 
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage

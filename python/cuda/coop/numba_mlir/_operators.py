@@ -141,11 +141,13 @@ def _check(dispatcher, argtypes, item, where: str, takes: str) -> None:
                           f"({shown}); it returns {returned}")
 
 
-def check_predicate(value_type, item, where: str) -> None:
-    """A TypingError unless the predicate takes an item and returns a bool
-    (or an integer, tested against zero as C++ would)."""
-    name, shown, returned = _returned(value_type.dispatcher, (item,), where,
-                                      f"one item ({item}) and return a bool")
+def check_predicate(value_type, item, where: str, arity: int = 1) -> None:
+    """A TypingError unless the predicate takes an item (a comparison: two,
+    `arity`) and returns a bool (or an integer, tested against zero as C++
+    would)."""
+    takes = f"one item ({item})" if arity == 1 else f"two items ({item}, {item})"
+    name, shown, returned = _returned(value_type.dispatcher, (item,) * arity, where,
+                                      f"{takes} and return a bool")
     if not isinstance(returned, (types.Boolean, types.Integer)):
         raise TypingError(f"{where} {name} must return a bool for ({shown}); it returns "
                           f"{returned}")
@@ -169,17 +171,19 @@ def _returned(dispatcher, argtypes, where: str, takes: str):
     return name, shown, returned
 
 
-def link_predicate(builder, value_type, item) -> OperatorFunction:
-    """Links a select's predicate, as `link_operator`; the site calls it as
-    `(T) -> i1`, through a wrapper that tests the result against zero where
-    the function returns a wider bool (Numba's i8) or an integer."""
+def link_predicate(builder, value_type, item, arity: int = 1) -> OperatorFunction:
+    """Links a select's predicate (a merge sort's comparison: `arity` 2), as
+    `link_operator`; the site calls it as `(T) -> i1` (`(T, T) -> i1`),
+    through a wrapper that tests the result against zero where the function
+    returns a wider bool (Numba's i8) or an integer."""
     dispatcher = value_type.dispatcher
-    symbol = _symbol(dispatcher, (item,))
-    callee = link_compiled(builder, _compile(dispatcher, (item,)), symbol)
+    argtypes = (item,) * arity
+    symbol = _symbol(dispatcher, argtypes)
+    callee = link_compiled(builder, _compile(dispatcher, argtypes), symbol)
     truth = ir.IntegerType.get_signless(1)
     if ir.FunctionType(callee.function_type.value).results[0] != truth:
         symbol = _truth_wrapper(builder, symbol, callee)
-    return OperatorFunction(symbol, (str(builder.get_mlir_type(item)),), str(truth))
+    return OperatorFunction(symbol, (str(builder.get_mlir_type(item)),) * arity, str(truth))
 
 
 def _truth_wrapper(builder, symbol, callee) -> str:

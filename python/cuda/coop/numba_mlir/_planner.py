@@ -198,7 +198,7 @@ class CoopPlanner(WholeFunctionPlanner):
         return changed
 
     def _operator_functions(self, func_ir, calls) -> bool:
-        """Operator and predicate arguments and StatefulFunction functions
+        """Operator, predicate and comparator arguments and StatefulFunction functions
         that are Python functions become Numba device dispatchers (`_operators.py`)."""
         changed = False
         for _, _, stmt, target in calls:
@@ -211,7 +211,7 @@ class CoopPlanner(WholeFunctionPlanner):
                 continue
             spelled = dict(operation.aliases)
             for option in operation.options:
-                if option.kind not in ("operator", "prefix", "predicate"):
+                if option.kind not in ("operator", "prefix", "predicate", "comparator"):
                     continue
                 given = [var for name, var in kws.items()
                          if spelled.get(name, name) == option.name]

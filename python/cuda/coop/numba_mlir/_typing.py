@@ -246,13 +246,16 @@ def _operation_template(operation):
                                     f"coop.{name}'s {option.name}")
                 elif option.kind == "prefix" and option.name in operands:
                     _check_prefix(operands[option.name], item, f"coop.{name}'s {option.name}")
-                elif option.kind == "predicate" and _given(operands.get(option.name)):
+                elif option.kind in ("predicate", "comparator") and \
+                        _given(operands.get(option.name)):
+                    arity = 2 if option.kind == "comparator" else 1
                     if not is_operator_function(operands[option.name]):
+                        takes = "one item" if arity == 1 else "two items"
                         raise TypingError(f"coop.{name}'s {option.name} must be a function "
-                                          f"of one item returning a bool; got "
+                                          f"of {takes} returning a bool; got "
                                           f"{operands[option.name]}")
                     check_predicate(operands[option.name], item,
-                                    f"coop.{name}'s {option.name}")
+                                    f"coop.{name}'s {option.name}", arity)
                 elif option.kind == "flags" and _given(operands.get(option.name)):
                     _check_flags(operands[option.name], value, f"coop.{name}'s {option.name}")
             result = types.none

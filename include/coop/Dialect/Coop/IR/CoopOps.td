@@ -1072,4 +1072,80 @@ def Coop_RadixSortOp : Coop_Op<"radix_sort", [AttrSizedOperandSegments,
   }];
 }
 
+def Coop_MergeSortOp : Coop_Op<"merge_sort", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Coop_CollectiveOpInterface,
+        ["getScratchLayout", "getScratchAccess"]>]> {
+  let summary = "sort a group's keys (and values) by a comparison";
+  let description = [{
+    CUB's `BlockMergeSort` and `WarpMergeSort`: the group's keys (blocked
+    order) sorted by `compare` (a function `(T, T) -> i1`, "a orders before
+    b", a strict weak order), by default `<` (unsigned with `unsigned`),
+    reversed with `descending`, into `output` (blocked: thread t's item i
+    is sorted position `t*ipt + i`). `values_output` receives each key's
+    value moved with it. The sort is stable (CUB's `StableSort`; `stable`
+    records that the caller relies on it). With `valid_items`, the keys at
+    or past that position are replaced by `oob_default`, which must order
+    last, before sorting (CUB's partial-tile sort).
+
+    As CUB: each thread sorts its items by a stable odd-even transposition
+    network, then log2(group size) rounds merge pairs of sorted runs: the
+    keys go to scratch, a barrier, each thread finds its part of the merged
+    run by a merge-path search and merges serially, and the values follow
+    the keys' positions through scratch.
+
+    Rules checked here: a block of a power-of-two thread count (CUB's
+    limit), a warp or a logical warp; an output of the keys' type; values as
+    many as the keys and a values output of their type; `valid_items` and
+    `oob_default` together, `oob_default` a key; `unsigned` only with integer
+    keys and without `compare`.
+
+    ```mlir
+    coop.merge_sort %block, %keys into %sorted
+        : !coop.group<block>, memref<4xi32>, memref<4xi32>
+    coop.merge_sort %warp, %keys values = %v : memref<2xf64> into %sorted
+        values_into %moved : memref<2xf64> compare = @by_magnitude
+        : !coop.group<warp>, memref<2xf32>, memref<2xf32>
+    ```
+  }];
+  let arguments = (ins
+    Coop_AnyGroup:$group,
+    Coop_Payload:$keys,
+    Optional<Coop_Payload>:$values,
+    Coop_Payload:$output,
+    Optional<Coop_Payload>:$values_output,
+    Optional<Index>:$valid_items,
+    Optional<Coop_Element>:$oob_default,
+    Optional<Coop_TempStorage>:$temp_storage,
+    OptionalAttr<FlatSymbolRefAttr>:$compare,
+    UnitAttr:$descending,
+    UnitAttr:$stable,
+    UnitAttr:$is_unsigned);
+  let assemblyFormat = [{
+    $group `,` $keys (`values` `=` $values^ `:` type($values))?
+    `into` $output (`values_into` $values_output^ `:` type($values_output))?
+    (`compare` `=` $compare^)?
+    (`valid_items` `=` $valid_items^)?
+    (`oob_default` `=` $oob_default^ `:` type($oob_default))?
+    (`descending` $descending^)? (`stable` $stable^)?
+    (`unsigned` $is_unsigned^)?
+    (`temp_storage` `=` $temp_storage^)?
+    attr-dict `:` qualified(type($group)) `,` type($keys) `,` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getItemsPerThread() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getDimSize(0);
+    }
+    ::mlir::Type getItemType() {
+      return ::llvm::cast<::mlir::MemRefType>(getKeys().getType()).getElementType();
+    }
+    ::mlir::Type getValueType() {
+      if (!getValues())
+        return {};
+      return ::llvm::cast<::mlir::MemRefType>(getValues().getType()).getElementType();
+    }
+  }];
+}
+
 #endif // COOP_DIALECT_COOP_IR_COOPOPS_TD
