@@ -1,5 +1,6 @@
 """The command line and the run of the family benchmarks (numba_select.py,
-numba_reduce_batched.py, numba_histogram.py, numba_run_length_decode.py):
+numba_reduce_batched.py, numba_histogram.py, numba_run_length_decode.py,
+numba_radix_sort.py):
 each compares coop's kernels with a C++ reference binary over the same
 configurations, filtered alike, and prints one table.
 
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from gpu_timing import (add_lto_option, add_range_loop_option, print_code_generators,
                         print_run_header, print_summary)
-from numba_exchange import print_table, report_checks
+from numba_exchange import BAR, WSYNC, print_table, ptx_entries, report_checks
 
 
 @dataclass(frozen=True)
@@ -145,3 +147,17 @@ def compile_only_rows(configs, directory: Path, compile_args) -> list:
         facts["local"] = ptxas_local_bytes(ptx)
         rows.append((c, None, None, facts))
     return rows
+
+
+def cub_barriers(binary: Path, cub_key: Callable) -> dict:
+    """Per CUB kernel of `binary`, by the configuration key `cub_key` reads from its
+    demangled name: block and warp barriers in its PTX (-arch=sm_90 embeds it)."""
+    ptx = subprocess.run(["cuobjdump", "-ptx", str(binary)], capture_output=True, text=True,
+                         check=True).stdout
+    entries = ptx_entries(ptx)
+    names = list(entries)
+    pretty = subprocess.run(["cu++filt"], input="\n".join(names), capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    return {key: {"bar": len(BAR.findall(entries[name])),
+                  "wsync": len(WSYNC.findall(entries[name]))}
+            for name, key in zip(names, map(cub_key, pretty)) if key}

@@ -72,7 +72,6 @@ be 0.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,8 +83,7 @@ from gpu_timing import sleeper as _sleeper
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import family_cli  # noqa: E402
-from numba_exchange import (BAR, WSYNC, ptx_entries, run_reference_binary,  # noqa: E402
-                            sample)
+from numba_exchange import run_reference_binary, sample  # noqa: E402
 from numba_select import chosen  # noqa: E402
 
 REFERENCE = HERE / "reference" / "cub_radix_sort.cu"
@@ -309,23 +307,10 @@ def cub_key(pretty: str):
                   int(m.group(5))).key
 
 
-def cub_barriers(binary: Path) -> dict:
-    """Per CUB kernel: block and warp barriers in the binary's PTX (-arch=sm_90 embeds it)."""
-    ptx = subprocess.run(["cuobjdump", "-ptx", str(binary)], capture_output=True, text=True,
-                         check=True).stdout
-    entries = ptx_entries(ptx)
-    names = list(entries)
-    pretty = subprocess.run(["cu++filt"], input="\n".join(names), capture_output=True,
-                            text=True, check=True).stdout.splitlines()
-    return {key: {"bar": len(BAR.findall(entries[name])),
-                  "wsync": len(WSYNC.findall(entries[name]))}
-            for name, key in zip(names, map(cub_key, pretty)) if key}
-
-
 def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
     expected = {" ".join(map(str, c.key)) for c in chosen(configurations(), filters)}
     _, _, out = run_reference_binary(directory, REFERENCE, expected, filters, options)
-    return parse_reference(out), cub_barriers(directory / BINARY), out
+    return parse_reference(out), family_cli.cub_barriers(directory / BINARY, cub_key), out
 
 
 # ---- running ours --------------------------------------------------------------------------
