@@ -10,11 +10,13 @@ The sites are of one family:
   tiles        loads and stores of mixed algorithms (cub::BlockLoad/BlockStore)
   collectives  block and warp reductions and scans of mixed algorithms
                (cub::BlockReduce/BlockScan/WarpReduce/WarpScan)
+  sorting      block radix sorts and block and warp merge sorts
+               (cub::BlockRadixSort/BlockMergeSort/WarpMergeSort)
 
-    python benchmarks/compile_time.py [tiles|collectives]
-    python benchmarks/compile_time.py [tiles|collectives] --phases
-    python benchmarks/compile_time.py [tiles|collectives] --first
-    python benchmarks/compile_time.py [tiles|collectives] --warm
+    python benchmarks/compile_time.py [tiles|collectives|sorting]
+    python benchmarks/compile_time.py [tiles|collectives|sorting] --phases
+    python benchmarks/compile_time.py [tiles|collectives|sorting] --first
+    python benchmarks/compile_time.py [tiles|collectives|sorting] --warm
 
 --phases splits the time of 16 and 48 sites (no NVRTC) into Numba's MLIR
 pipeline, its LLVM 7 code generation, the link to a cubin (nvJitLink), our
@@ -88,6 +90,24 @@ COLLECTIVE_SITES = (
 )
 
 
+# The sorting family's sites, in turn, as COLLECTIVE_SITES.
+SORTING_SITES = (
+    ("items = coop.radix_sort_keys(block, items)",
+     "{ using S = cub::BlockRadixSort<int, 128, 4>; __shared__ S::TempStorage t; "
+     "S(t).Sort(items); }"),
+    ("items = coop.merge_sort_keys(block, items)",
+     "{ using S = cub::BlockMergeSort<int, 128, 4>; __shared__ S::TempStorage t; "
+     "S(t).Sort(items, less); }"),
+    ("items = coop.radix_sort_keys(block, items, descending=True)",
+     "{ using S = cub::BlockRadixSort<int, 128, 4>; __shared__ S::TempStorage t; "
+     "S(t).SortDescending(items); }"),
+    ("items = coop.merge_sort_keys(coop.this_warp(), items)",
+     "{ using W = cub::WarpMergeSort<int, 4, 32>; __shared__ W::TempStorage t[4]; "
+     "W(t[threadIdx.x / 32]).Sort(items, less); }"),
+)
+FAMILY_SITES = {"collectives": COLLECTIVE_SITES, "sorting": SORTING_SITES}
+
+
 def kernel_source(sites: int, with_coop: bool, family: str = "tiles",
                   group: bool = True) -> str:
     """`sites` call sites of `family`, cycling through its operations and
@@ -101,8 +121,9 @@ def kernel_source(sites: int, with_coop: bool, family: str = "tiles",
              "    items[0] = src[base]",
              "    acc = items[0]"]
     for site in range(sites if with_coop else 0):
-        if family == "collectives":
-            lines.append(f"    {COLLECTIVE_SITES[site % len(COLLECTIVE_SITES)][0]}")
+        if family in FAMILY_SITES:
+            family_sites = FAMILY_SITES[family]
+            lines.append(f"    {family_sites[site % len(family_sites)][0]}")
             continue
         algorithm = ALGORITHMS[(site // 2) % len(ALGORITHMS)]
         op = "load(block, src, items" if site % 2 == 0 else "store(block, dst, items"
@@ -140,6 +161,17 @@ CUB_ALGORITHMS = {
 
 
 def cub_source(sites: int, family: str = "tiles") -> str:
+    if family == "sorting":
+        body = [SORTING_SITES[site % len(SORTING_SITES)][1] for site in range(sites)]
+        return ("#include <cub/block/block_radix_sort.cuh>\n"
+                "#include <cub/block/block_merge_sort.cuh>\n"
+                "#include <cub/warp/warp_merge_sort.cuh>\n"
+                "extern \"C\" __global__ void kernel(const int* src, int* dst) {\n"
+                "  auto less = [](int a, int b) { return a < b; };\n"
+                "  int items[4]; long base = (long)blockIdx.x * 512;\n"
+                "  for (int i = 0; i < 4; ++i) items[i] = src[base + i];\n"
+                "  int acc = items[0];\n" + "\n".join(body) +
+                "\n  dst[base] = acc + items[0];\n}\n")
     if family == "collectives":
         body = [COLLECTIVE_SITES[site % len(COLLECTIVE_SITES)][1] for site in range(sites)]
         return ("#include <cub/block/block_reduce.cuh>\n#include <cub/block/block_scan.cuh>\n"
@@ -420,8 +452,8 @@ def time_warm(family: str) -> None:
 
 def main() -> None:
     family = sys.argv[1] if len(sys.argv) > 1 else "tiles"
-    if family not in ("tiles", "collectives"):
-        raise SystemExit(f"unknown family {family!r}: use tiles or collectives")
+    if family not in ("tiles", "collectives", "sorting"):
+        raise SystemExit(f"unknown family {family!r}: use tiles, collectives or sorting")
     if "--phases" in sys.argv[2:]:
         time_phases(family)
         return

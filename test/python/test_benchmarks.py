@@ -33,6 +33,8 @@ def test_compile_time_kernels_compile():
     # Every reduction and scan site of the collectives family, once.
     sites = len(compile_time.COLLECTIVE_SITES)
     assert compile_time.time_numba(sites, True, "collectives") > 0
+    # And every sort of the sorting family.
+    assert compile_time.time_numba(len(compile_time.SORTING_SITES), True, "sorting") > 0
 
 
 def _compile_time_table(statements: str) -> list[str]:
