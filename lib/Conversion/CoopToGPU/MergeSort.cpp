@@ -2,11 +2,11 @@
 //
 // CUB's BlockMergeSort and WarpMergeSort (BlockMergeSortStrategy): keys past
 // valid_items become oob_default; each thread sorts its items by CUB's
-// stable odd-even transposition network; then for runs of 2, 4, ... threads
-// up to the group, the keys go to the group's scratch region (blocked), a
-// barrier, each thread finds where its ipt outputs start in the merge of its
-// run's two halves by a merge-path binary search along its diagonal, and
-// merges serially from there; the values follow the merged keys' input
+// stable odd-even transposition network; then a loop over runs of 2, 4, ...
+// threads up to the group: the keys go to the group's scratch region
+// (blocked), a barrier, each thread finds where its ipt outputs start in the
+// merge of its run's two halves by a merge-path binary search along its
+// diagonal, and merges serially from there; the values follow the merged keys' input
 // positions through scratch. A merge takes ties from the first half, so the
 // sort is stable. Blocks synchronize with block barriers, warps and logical
 // warps with warp barriers on their own regions.
@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -154,77 +155,93 @@ struct MergeSortLowering : OpConversionPattern<MergeSortOp> {
                                     slotOf(region, position32))
           .getResult();
     };
-    for (int64_t threads = 2; threads <= group; threads *= 2) {
-      if (threads > 2)
-        sync(rewriter);
-      for (auto [i, key] : llvm::enumerate(keys))
+    // The rounds are a loop over log2(runs of threads), as CUB's: unrolled,
+    // a 128-thread sort's 7 rounds and their searches took 196 ms to compile.
+    int64_t rounds = llvm::Log2_64(group);
+    if (rounds > 0) {
+      SmallVector<Value> carried(keys);
+      carried.append(values);
+      auto loop = scf::ForOp::create(rewriter, loc, i32(rewriter, loc, 1),
+                                     i32(rewriter, loc, rounds + 1),
+                                     i32(rewriter, loc, 1), carried);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value round = loop.getInductionVar();
+      ValueRange args = loop.getRegionIterArgs();
+      SmallVector<Value> runKeys(args.take_front(n));
+      SmallVector<Value> runValues(args.drop_front(n));
+      // The round before reads the scratch until its merge is done.
+      auto wait = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, round,
+                                i32(rewriter, loc, 1)),
+          /*withElseRegion=*/false);
+      {
+        OpBuilder then = thenBuilder(rewriter, wait);
+        sync(then);
+      }
+      for (auto [i, key] : llvm::enumerate(runKeys))
         memref::StoreOp::create(rewriter, loc, key, *keySlots,
                                 ix.add(region, ix.add(ix.mul(t.rank, n), i)));
       sync(rewriter);
 
-      // This thread's run of `threads` threads: two sorted halves of `half`
+      // This thread's run of 2^round threads: two sorted halves of `half`
       // items; its outputs start at diagonal `diag` of their merge.
-      int64_t half = n * threads / 2;
-      Value local = arith::AndIOp::create(rewriter, loc, rank32,
-                                          i32(rewriter, loc, threads - 1));
-      Value start = arith::MulIOp::create(
-          rewriter, loc,
-          arith::SubIOp::create(rewriter, loc, rank32, local),
+      Value one = i32(rewriter, loc, 1);
+      Value threads = arith::ShLIOp::create(rewriter, loc, one, round);
+      Value half = arith::MulIOp::create(
+          rewriter, loc, i32(rewriter, loc, n),
+          arith::ShRUIOp::create(rewriter, loc, threads, one));
+      Value local = arith::AndIOp::create(
+          rewriter, loc, rank32, arith::SubIOp::create(rewriter, loc, threads, one));
+      Value firstBegin = arith::MulIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, rank32, local),
           i32(rewriter, loc, n));
-      Value firstBegin = start;
-      Value secondBegin =
-          arith::AddIOp::create(rewriter, loc, start, i32(rewriter, loc, half));
+      Value secondBegin = arith::AddIOp::create(rewriter, loc, firstBegin, half);
       Value diag =
           arith::MulIOp::create(rewriter, loc, local, i32(rewriter, loc, n));
       // Merge path: the first half's share of the outputs before `diag`, the
-      // least `m` in [max(0, diag - half), min(diag, half)] whose next
-      // first-half key does not order after the second half's key before
-      // the diagonal (CUB's MergePath), by a search of fixed steps.
-      Value lo = arith::MaxSIOp::create(
-          rewriter, loc,
-          arith::SubIOp::create(rewriter, loc, diag, i32(rewriter, loc, half)),
+      // least `m` in [max(0, diag - half), min(diag, half)] whose first-half
+      // key does not order after the second half's key before the diagonal
+      // (CUB's MergePath).
+      Value lo0 = arith::MaxSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, diag, half),
           i32(rewriter, loc, 0));
-      Value hi = arith::MinSIOp::create(rewriter, loc, diag,
-                                        i32(rewriter, loc, half));
-      for (int64_t span = half; span > 0; span /= 2) {
-        Value active = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, lo, hi);
-        Value mid = arith::ShRSIOp::create(
-            rewriter, loc, arith::AddIOp::create(rewriter, loc, lo, hi),
-            i32(rewriter, loc, 1));
-        // Inactive steps probe inside the run, and their result is unused.
-        Value probe = arith::MinSIOp::create(rewriter, loc, mid,
-                                             i32(rewriter, loc, half - 1));
-        Value across = arith::MaxSIOp::create(
+      Value hi0 = arith::MinSIOp::create(rewriter, loc, diag, half);
+      Type i32t = rewriter.getI32Type();
+      auto search = scf::WhileOp::create(rewriter, loc, TypeRange{i32t, i32t},
+                                         ValueRange{lo0, hi0});
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        Block *before = rewriter.createBlock(&search.getBefore(), {},
+                                             {i32t, i32t}, {loc, loc});
+        Value lo = before->getArgument(0), hi = before->getArgument(1);
+        scf::ConditionOp::create(
             rewriter, loc,
-            arith::SubIOp::create(
-                rewriter, loc,
-                arith::SubIOp::create(rewriter, loc, diag, probe),
-                i32(rewriter, loc, 1)),
-            i32(rewriter, loc, 0));
-        Value firstKey = load(*keySlots, region,
-                              arith::AddIOp::create(rewriter, loc, firstBegin,
-                                                    probe));
-        Value secondKey = load(
-            *keySlots, region,
-            arith::AddIOp::create(rewriter, loc, secondBegin,
-                                  arith::MinSIOp::create(
-                                      rewriter, loc, across,
-                                      i32(rewriter, loc, half - 1))));
-        Value takeFirst = arith::XOrIOp::create(
-            rewriter, loc, order.before(rewriter, loc, secondKey, firstKey),
-            arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(),
-                                         1));
-        Value right = ix.both(active, takeFirst);
-        Value left = ix.both(active, arith::XOrIOp::create(
-                                         rewriter, loc, takeFirst,
-                                         ix.c(takeFirst, 1)));
-        lo = select(rewriter, loc, right,
-                    arith::AddIOp::create(rewriter, loc, mid,
-                                          i32(rewriter, loc, 1)),
-                    lo);
-        hi = select(rewriter, loc, left, mid, hi);
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lo,
+                                  hi),
+            ValueRange{lo, hi});
+        Block *after = rewriter.createBlock(&search.getAfter(), {},
+                                            {i32t, i32t}, {loc, loc});
+        lo = after->getArgument(0);
+        hi = after->getArgument(1);
+        Value mid = arith::ShRSIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, lo, hi), one);
+        Value firstKey =
+            load(*keySlots, region,
+                 arith::AddIOp::create(rewriter, loc, firstBegin, mid));
+        Value across = arith::SubIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, diag, mid), one);
+        Value secondKey =
+            load(*keySlots, region,
+                 arith::AddIOp::create(rewriter, loc, secondBegin, across));
+        Value secondFirst = order.before(rewriter, loc, secondKey, firstKey);
+        Value nextLo = select(rewriter, loc, secondFirst, lo,
+                              arith::AddIOp::create(rewriter, loc, mid, one));
+        Value nextHi = select(rewriter, loc, secondFirst, mid, hi);
+        scf::YieldOp::create(rewriter, loc, ValueRange{nextLo, nextHi});
       }
+      rewriter.setInsertionPointAfter(search);
+      Value lo = search.getResult(0);
       // Serial merge from (first + lo, second + diag - lo): take the second
       // half's key only where it orders strictly before the first's.
       Value firstAt = arith::AddIOp::create(rewriter, loc, firstBegin, lo);
@@ -232,8 +249,7 @@ struct MergeSortLowering : OpConversionPattern<MergeSortOp> {
       Value secondAt = arith::AddIOp::create(
           rewriter, loc, secondBegin,
           arith::SubIOp::create(rewriter, loc, diag, lo));
-      Value secondEnd = arith::AddIOp::create(rewriter, loc, secondBegin,
-                                              i32(rewriter, loc, half));
+      Value secondEnd = arith::AddIOp::create(rewriter, loc, secondBegin, half);
       Value firstKey = load(*keySlots, region, firstAt);
       Value secondKey = load(*keySlots, region, secondAt);
       SmallVector<Value> merged, from;
@@ -251,7 +267,6 @@ struct MergeSortLowering : OpConversionPattern<MergeSortOp> {
         from.push_back(select(rewriter, loc, takeSecond, secondAt, firstAt));
         if (i + 1 == n)
           break;
-        Value one = i32(rewriter, loc, 1);
         Value nextFirst = select(
             rewriter, loc, takeSecond, firstAt,
             arith::AddIOp::create(rewriter, loc, firstAt, one));
@@ -268,17 +283,22 @@ struct MergeSortLowering : OpConversionPattern<MergeSortOp> {
         firstAt = nextFirst;
         secondAt = nextSecond;
       }
-      keys = merged;
+      SmallVector<Value> next(merged);
       if (valueType) {
         sync(rewriter);
-        for (auto [i, value] : llvm::enumerate(values))
+        for (auto [i, value] : llvm::enumerate(runValues))
           memref::StoreOp::create(
               rewriter, loc, value, valueSlots,
               ix.add(valueRegion, ix.add(ix.mul(t.rank, n), i)));
         sync(rewriter);
-        for (auto [i, position] : llvm::enumerate(from))
-          values[i] = load(valueSlots, valueRegion, position);
+        for (Value position : from)
+          next.push_back(load(valueSlots, valueRegion, position));
       }
+      scf::YieldOp::create(rewriter, loc, next);
+      rewriter.setInsertionPointAfter(loop);
+      ValueRange sorted = loop.getResults();
+      keys.assign(sorted.begin(), sorted.begin() + n);
+      values.assign(sorted.begin() + n, sorted.end());
     }
     writePayload(rewriter, loc, adaptor.getOutput(), keys);
     if (valueType)

@@ -1,28 +1,28 @@
 // RUN: coop-opt %s -split-input-file --coop-plan-scratch --coop-insert-barriers --convert-coop-to-gpu --cse | FileCheck %s
 
 // A block of 4 threads x 2 keys with values: each thread orders its pair
-// (one compare and swap), then 2 merge rounds; each stores the keys, a
-// barrier, a merge-path search (2 steps for runs of 2 keys, 3 for 4) and a
-// serial merge, then the values follow through the same scratch between
-// two barriers; a barrier starts the second round. Scratch: 9 i64 values
-// (72 bytes) in a union with 9 i32 keys.
+// (one compare and swap), then a loop of 2 merge rounds; a round after the
+// first waits for the one before, stores the keys, a barrier, a merge-path
+// binary search (an scf.while) and a serial merge, then the values follow
+// through the same scratch between two barriers. Scratch: 9 i64 values (72
+// bytes) in a union with 9 i32 keys.
 // CHECK-LABEL: gpu.func @block
 // CHECK: memref.get_global @__coop_scratch_block : memref<80xi8
 // CHECK: %[[KEYS:.*]] = memref.view %{{.*}} to memref<18xi32
 // CHECK: %[[VALUES:.*]] = memref.view %{{.*}} to memref<9xi64
 // CHECK: arith.cmpi slt
+// CHECK: scf.for %{{.*}} = %c1_i32 to %c3_i32 step %c1_i32 iter_args
+// CHECK: scf.if
+// CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %[[KEYS]]
 // CHECK: gpu.barrier
+// CHECK: scf.while
 // CHECK: memref.load %[[KEYS]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %[[VALUES]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[VALUES]]
-// CHECK: gpu.barrier
-// CHECK-COUNT-2: memref.store %{{.*}}, %[[KEYS]]
-// CHECK: gpu.barrier
-// CHECK: gpu.barrier
-// CHECK: gpu.barrier
+// CHECK: scf.yield
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 gpu.module @block {
