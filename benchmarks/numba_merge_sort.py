@@ -64,16 +64,16 @@ timed. coop/CUB is the speed ratio: GB/s coop/CUB for tile rows, ns/op CUB/coop 
 
 Facts (a/b = coop/CUB), as numba_exchange.py's: smem is the kernel's shared memory (our PTX's
 .shared bytes: the group's keys and one more, in a union with the values, a region per warp for
-warp sorts; CUB's sizeof(TempStorage), the same union, of every warp's slot for warp sorts); bar
-and wsync count block barriers (bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the
-code, and the two sides count different things: coop unrolls its log2(group) merge rounds into
-straight-line code, so its count is the whole sort's (and the code around it), while nvcc keeps
-CUB's rounds a loop, so CUB's count is one round's (two barriers, four with values) and the code
-around it -- per tile (tile rows) or per loop iteration (loop rows: CUB's loop is `#pragma unroll
-1`, so its PTX count, with the reuse barrier; for ours, the count from the kernel's optimized MLIR
-before LLVM, which the tile rows check against their PTX's); local is our kernel's local memory in
-bytes per thread (the driver's attribute on the GPU, ptxas -v with --compile-only), which must be
-0.
+warp sorts, the block's rounded up to 16 bytes; CUB's sizeof(TempStorage), the same union, of
+every warp's slot for warp sorts); bar and wsync count block barriers (bar.sync/barrier.sync) and
+warp barriers (bar.warp.sync) in the code, where both sides keep the log2(group) merge rounds a
+loop (coop's lowering, for its compile time; nvcc does not unroll CUB's), so a count is one
+round's (two barriers, four with values; coop's first round skips its leading one at run time)
+and the code around it, not one sort's: per tile (tile rows) or per loop iteration (loop rows:
+CUB's loop is `#pragma unroll 1`, so its PTX count, with the reuse barrier; for ours, the count
+from the kernel's optimized MLIR before LLVM, which the tile rows check against their PTX's);
+local is our kernel's local memory in bytes per thread (the driver's attribute on the GPU,
+ptxas -v with --compile-only), which must be 0.
 """
 
 from __future__ import annotations
@@ -121,8 +121,9 @@ class Config:
 
     @property
     def counted_per_pass(self) -> bool:
-        """False: the merge rounds are unrolled, so a tile's barriers in its PTX and in its
-        MLIR are the same code's, and report_checks compares them."""
+        """False: LLVM keeps the merge rounds' loop, so a tile's barriers in its PTX and in
+        its MLIR agree; report_checks compares them (the loop has a constant trip count, and
+        an unrolling would show in the PTX's)."""
         return False
 
     @property
