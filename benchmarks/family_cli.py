@@ -1,6 +1,6 @@
 """The command line and the run of the family benchmarks (numba_select.py,
 numba_reduce_batched.py, numba_histogram.py, numba_run_length_decode.py,
-numba_radix_sort.py):
+numba_radix_sort.py, numba_merge_sort.py):
 each compares coop's kernels with a C++ reference binary over the same
 configurations, filtered alike, and prints one table.
 

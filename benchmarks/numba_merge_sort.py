@@ -64,8 +64,8 @@ timed. coop/CUB is the speed ratio: GB/s coop/CUB for tile rows, ns/op CUB/coop 
 
 Facts (a/b = coop/CUB), as numba_exchange.py's: smem is the kernel's shared memory (our PTX's
 .shared bytes: the group's keys and one more, in a union with the values, a region per warp for
-warp sorts, the block's rounded up to 16 bytes; CUB's sizeof(TempStorage), the same union, of
-every warp's slot for warp sorts); bar and wsync count block barriers (bar.sync/barrier.sync) and
+warp sorts, rounded up to 16 bytes; CUB's sizeof(TempStorage), the same union, of every warp's
+slot for warp sorts); bar and wsync count block barriers (bar.sync/barrier.sync) and
 warp barriers (bar.warp.sync) in the code, where both sides keep the log2(group) merge rounds a
 loop (coop's lowering, for its compile time; nvcc does not unroll CUB's), so a count is one
 round's (two barriers, four with values; coop's first round skips its leading one at run time)

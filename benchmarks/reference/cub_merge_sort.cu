@@ -106,7 +106,9 @@ struct warp_merge_keys {
     static_assert(B % W == 0, "whole logical warps");
     using S = cub::WarpMergeSort<K, I, W>;
     struct Storage { typename S::TempStorage warp[B / W]; };
-    static __device__ void sort(Storage& s, K (&k)[I]) { S(s.warp[threadIdx.x / W]).Sort(k, less()); }
+    static __device__ void sort(Storage& s, K (&k)[I]) {
+      S(s.warp[threadIdx.x / W]).Sort(k, less());
+    }
     static __device__ void sync() { __syncwarp(); }
   };
 };

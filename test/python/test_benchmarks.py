@@ -1187,6 +1187,107 @@ def test_numba_radix_sort_reads_the_reference_output():
         assert bench.cub_key(pretty) == key
 
 
+def test_numba_merge_sort_configurations_are_the_references():
+    bench = _bench("numba_merge_sort")
+    source = (ROOT / "benchmarks" / "reference" / "cub_merge_sort.cu").read_text()
+    assert len(bench.configurations()) == len(set(bench.configurations())) == 20
+    ctype = {"int32": "int32_t", "float32": "float", "uint64": "uint64_t"}
+    for mode, dtype, block, ipt, width in bench.CONFIGS:
+        tag = f"{mode}<{width}>" if width else mode
+        assert (width == 0) == mode.startswith("block_")
+        assert f"add<{tag}, {ctype[dtype]}, {block}, {ipt}>(v);" in source
+
+
+def test_numba_merge_sort_input_and_model_are_the_references():
+    """The keys and the loop's update are numba_radix_sort.py's (cub_merge_sort.cu's key_at and
+    perturb are cub_radix_sort.cu's), and the model takes the reference's host steps (verify:
+    each group's tile, the block's or a logical warp's, stably sorted by <, the values moved
+    with the keys, then the update)."""
+    bench = _bench("numba_merge_sort")
+    radix = _bench("numba_radix_sort")
+    assert (bench.input_keys, bench.update) == (radix.input_keys, radix.update)
+    source = (ROOT / "benchmarks" / "reference" / "cub_merge_sort.cu").read_text()
+    radix_source = (ROOT / "benchmarks" / "reference" / "cub_radix_sort.cu").read_text()
+    for line in ("const uint32_t h = (uint32_t)(j * 2654435761u);",
+                 "if constexpr (std::is_same_v<K, float>) return float((int32_t)h >> 8) * "
+                 "(1.0f / 4096);",
+                 "else if constexpr (sizeof(K) == 8) return K(h) * 0x9E3779B97F4A7C15ull;",
+                 "return K(i) - k;", "return K(U(U(k) * U(2654435761u) + U(i)));"):
+        assert line in source and line in radix_source, line
+
+    rng = np.random.default_rng(0)
+    reps = 3
+    for mode, dtype, width in (("block_merge_keys", "int32", 0),
+                               ("block_merge_keys", "uint64", 0),
+                               ("block_merge_pairs", "float32", 0),
+                               ("block_merge_pairs", "int32", 0),
+                               ("warp_merge_keys", "int32", 4)):
+        c = bench.Config("loop", mode, dtype, 8, 3, width)
+        width_bits = np.dtype(dtype).itemsize * 8
+        tiles = bench.input_keys(2 * 8 * 3, c.numpy_dtype)[rng.permutation(48)].reshape(2, 24)
+        tiles[:, :6] = tiles[:, 6:12]  # equal keys: the sort is stable
+        positions = np.arange(48, dtype=np.int32).reshape(2, 24)
+        keys, values = bench.model(c, tiles, positions, reps, True)
+        group = (width or 8) * 3
+        for r, v, got_keys, got_values in zip(tiles, positions, keys, values):
+            r, v = list(r), list(v)
+            for _ in range(reps):
+                order = [g + p for g in range(0, 24, group)
+                         for p in sorted(range(group), key=lambda p: r[g + p])]
+                r, v = [r[p] for p in order], [v[p] for p in order]
+                if dtype == "float32":
+                    r = [np.float32(p % 3) - x for p, x in enumerate(r)]
+                else:
+                    r = [(int(x) * 2654435761 + p % 3) % 2**width_bits for p, x in enumerate(r)]
+                    r = [x - 2**width_bits if dtype == "int32" and x >= 2**31 else x for x in r]
+            assert bench.same_bits(got_keys, np.array(r, c.numpy_dtype)), (mode, dtype)
+            assert np.array_equal(got_values, v)
+        t = bench.Config("tile", mode, dtype, 8, 3, width)
+        keys, values = bench.model(t, tiles, positions, 1, False)
+        order = np.argsort(tiles.reshape(-1, group), axis=1, kind="stable")
+        assert bench.same_bits(keys, np.take_along_axis(tiles.reshape(-1, group), order,
+                                                        axis=1).reshape(2, 24))
+        assert np.array_equal(values, np.take_along_axis(positions.reshape(-1, group), order,
+                                                         axis=1).reshape(2, 24))
+
+
+def test_numba_merge_sort_reads_the_reference_output():
+    """cub_merge_sort's lines (its printf formats, every key type and width) and demangled
+    kernel names (cu++filt's and c++filt's, a warp mode a template of its width) are read for
+    every configuration."""
+    bench = _bench("numba_merge_sort")
+    configs = bench.configurations()
+    lines = ["# cub_merge_sort: SMs=132 runs=21 warmup=3 loop reps=64 grid=8192"]
+    for n, c in enumerate(configs):
+        head = "%-4s %-22s %-5s block=%4d ipt=%2d width=%2d " % c.key
+        tail = ("ms=%9.4f GB/s=%8.1f temp=%6d %s" % (2.5, 400.0 + n, 2052, "OK")
+                if c.kernel == "tile" else
+                "ms=%9.4f base_ms=%9.4f ns/op=%9.3f temp=%6d %s" % (5.5, 0.01, 1000.0 + n, 2052,
+                                                                   "FAIL" if n == 3 else "OK"))
+        lines.append(head + tail)
+    cub = bench.parse_reference("\n".join(lines))
+    assert set(cub) == {c.key for c in configs}
+    assert cub[configs[3].key] == {"value": 1003.0, "ms": 5.5, "temp": 2052, "ok": False}
+    assert cub[configs[0].key]["value"] == 400.0
+
+    ctype = {"int32": "int", "float32": "float", "uint64": "unsigned long"}
+    for c in configs:  # as c++filt writes them
+        tag = f"{c.mode}<{c.width}>" if c.width else c.mode
+        last = "" if c.kernel == "tile" else ", int"
+        k = ctype[c.dtype]
+        pretty = (f"void {c.kernel}_kernel<{tag}, {k}, {c.block}, {c.ipt}>({k} const*, "
+                  f"int const*, {k}*, int*{last})")
+        assert bench.cub_key(pretty) == c.key
+    for pretty, key in [  # as cu++filt writes them
+        ("void tile_kernel<warp_merge_keys<(int)16>, int, (int)128, (int)8>(const T2 *, "
+         "const int *, T2 *, int *)", ("tile", "warp_merge_keys", "int32", 128, 8, 16)),
+        ("void loop_kernel<block_merge_keys, unsigned long long, (int)128, (int)4>(const T2 *, "
+         "const int *, T2 *, int *, int)", ("loop", "block_merge_keys", "uint64", 128, 4, 0)),
+        ("void loop_kernel<block_merge_pairs, float, (int)128, (int)8>(const T2 *, "
+         "const int *, T2 *, int *, int)", ("loop", "block_merge_pairs", "float32", 128, 8, 0))]:
+        assert bench.cub_key(pretty) == key
+
+
 @pytest.mark.skipif(ck.ptxas() is None, reason="needs ptxas (pip nvidia-cuda-nvcc)")
 @pytest.mark.parametrize("script,filters,kernels", [
     ("numba_select.py", ["all", "all", "int32", "128", "4"], 6),
@@ -1194,11 +1295,12 @@ def test_numba_radix_sort_reads_the_reference_output():
     ("numba_histogram.py", ["all", "all", "all", "128"], 10),
     ("numba_run_length_decode.py", ["all", "all", "all", "128"], 6),
     ("numba_radix_sort.py", ["all", "all", "uint32", "256", "4"], 4),
+    ("numba_merge_sort.py", ["all", "all", "int32", "128"], 6),
 ])
 def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
-    """The --compile-only path of the select, reduce_batched, histogram, run_length_decode and
-    radix_sort benchmarks: their kernels compile for sm_90 without local memory and every row is
-    printed."""
+    """The --compile-only path of the select, reduce_batched, histogram, run_length_decode,
+    radix_sort and merge_sort benchmarks: their kernels compile for sm_90 without local memory
+    and every row is printed."""
     pytest.importorskip("numba_cuda_mlir")
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), str(tmp_path),
                              *filters, "--compile-only"],
