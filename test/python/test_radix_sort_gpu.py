@@ -105,6 +105,13 @@ def test_bit_ranges(dtype, bits, kind):
     _sort(dtype, (128, 1, 1), 4, kind, bits=bits)
 
 
+@pytest.mark.parametrize("kind", ("keys", "pairs"))
+def test_empty_bit_range_still_stripes(kind):
+    """An empty runtime range sorts nothing but, as CUB's one pass, still makes the result
+    striped."""
+    _sort("uint32", (128, 1, 1), 4, kind, striped=True, bits=(7, 7))
+
+
 @pytest.mark.parametrize("valid", (0, 1, 100, 511, 512))
 @pytest.mark.parametrize("kind", ("keys", "pairs", "argsort"))
 def test_partial_tiles(valid, kind):

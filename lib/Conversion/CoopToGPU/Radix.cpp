@@ -30,6 +30,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -380,7 +381,20 @@ lowering::sortOrderedKeys(RewriterBase &rewriter, Location loc, Operation *op,
   Value begin = spec.beginBit;
   Value end = spec.endBit;
   int64_t radixBits = spec.radixBits;
-  auto passes = scf::ForOp::create(rewriter, loc, begin, end,
+  // At least one pass, as CUB's loop: an empty range still synchronizes
+  // (the op promises an internal barrier) and stripes the result, by a pass
+  // of 0 bits (every digit 0: a stable identity).
+  std::optional<int64_t> constantBegin = getConstantIntValue(begin);
+  std::optional<int64_t> constantEnd = getConstantIntValue(end);
+  Value last =
+      constantBegin && constantEnd
+          ? i32(rewriter, loc, std::max(*constantEnd, *constantBegin + 1))
+          : arith::MaxSIOp::create(
+                rewriter, loc, end,
+                arith::AddIOp::create(rewriter, loc, begin,
+                                      i32(rewriter, loc, 1)))
+                .getResult();
+  auto passes = scf::ForOp::create(rewriter, loc, begin, last,
                                    i32(rewriter, loc, radixBits), carried);
   rewriter.setInsertionPointToStart(passes.getBody());
   Ix in{rewriter, loc};
@@ -399,8 +413,11 @@ lowering::sortOrderedKeys(RewriterBase &rewriter, Location loc, Operation *op,
   }
 
   Value left = arith::SubIOp::create(rewriter, loc, end, bit);
-  Value passBits = arith::MinSIOp::create(rewriter, loc, left,
-                                          i32(rewriter, loc, radixBits));
+  Value passBits = arith::MaxSIOp::create(
+      rewriter, loc,
+      arith::MinSIOp::create(rewriter, loc, left,
+                             i32(rewriter, loc, radixBits)),
+      i32(rewriter, loc, 0));
   Value mask = arith::SubIOp::create(
       rewriter, loc,
       arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1), passBits),
@@ -418,15 +435,15 @@ lowering::sortOrderedKeys(RewriterBase &rewriter, Location loc, Operation *op,
   SmallVector<Value> scatter, gather;
   for (Value rank : *ranks)
     scatter.push_back(in.pad(asIndex(rewriter, loc, rank), exchange.padding));
-  Value last;
+  Value lastPass;
   if (spec.blockedToStriped)
-    last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
-                                 left, i32(rewriter, loc, radixBits));
+    lastPass = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                     left, i32(rewriter, loc, radixBits));
   for (int64_t i = 0; i < n; ++i) {
     Value slot = in.pad(blocked(i), exchange.padding);
-    if (last)
+    if (lastPass)
       slot = arith::SelectOp::create(
-          rewriter, loc, last, in.pad(striped(i), exchange.padding), slot);
+          rewriter, loc, lastPass, in.pad(striped(i), exchange.padding), slot);
     gather.push_back(slot);
   }
   auto barrier = [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); };
@@ -607,11 +624,15 @@ struct RadixSortLowering : OpConversionPattern<RadixSortOp> {
         values.push_back(arith::IndexCastUIOp::create(
             rewriter, loc, rewriter.getI32Type(), blocked(i)));
 
+    // A runtime bound past the key is clamped to its width: a digit's shift
+    // by the width or more would be undefined.
     auto bit = [&](Value given, int64_t otherwise) -> Value {
       if (!given)
         return i32(rewriter, loc, otherwise);
+      Value index = arith::MinUIOp::create(rewriter, loc, given,
+                                           ix.c(keyBits.width()));
       return arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
-                                          given);
+                                          index);
     };
     RadixSortSpec spec{static_cast<int64_t>(op.getRadixBits()),
                        keyBits.isFloat,

@@ -73,14 +73,16 @@ gpu.module @pairs {
 
 // -----
 
-// An argsort of int16 keys over a runtime bit range, striped after the last
-// pass, with a partial tile: keys past valid_items take the last digit
+// An argsort of int16 keys over a runtime bit range (clamped to the key's
+// 16 bits; at least one pass, as CUB's loop), striped after the last pass,
+// with a partial tile: keys past valid_items take the last digit
 // (0xFFFF), the values are the keys' blocked positions, and the last pass
 // reads back striped slots.
 // CHECK-LABEL: gpu.func @argsort
 // CHECK: arith.xori %{{.*}}, %c-32768_i16 : i16
 // CHECK: arith.cmpi slt
 // CHECK: arith.select %{{.*}}, %{{.*}}, %c-1_i16 : i16
+// CHECK: arith.maxsi
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4_i32 iter_args
 // CHECK: arith.cmpi sle
 // CHECK: arith.select
