@@ -17,7 +17,7 @@ from cuda.coop.visualize import VisualizeError, build_site
 from headless_chromium import Chromium, find_chromium
 
 PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select", "histogram",
-         "run_length_decode", "radix_sort")
+         "run_length_decode", "radix_sort", "merge_sort")
 
 
 @pytest.fixture(scope="module")
@@ -233,3 +233,13 @@ def test_radix_sort_page(browser, site):
     positions = np.arange(order.size)
     expected[(positions % 32) * 3 + positions // 32] = keys[order].astype(str)
     np.testing.assert_array_equal(drawn, expected.reshape(32, 3))
+
+
+def test_merge_sort_page(browser, site):
+    from cuda.coop.visualize._pages import merge_sort_keys
+
+    drawn = _drawn(browser, site, "merge_sort", {"group": "logical warp", "threads": 8},
+                   {"items_per_thread": 3, "compare_op": "by_magnitude", "descending": "True"}, 1)
+    keys = merge_sort_keys(8, 3).reshape(-1)
+    order = np.argsort(-np.abs(keys), kind="stable")
+    np.testing.assert_array_equal(drawn, keys[order].astype(str).astype(object).reshape(8, 3))

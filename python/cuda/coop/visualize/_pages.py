@@ -504,5 +504,47 @@ def radix_sort_page() -> Page:
         tree)
 
 
+# --- merge sort ------------------------------------------------------------------------
+
+def merge_sort_keys(size: int, ipt: int) -> np.ndarray:
+    """Keys -4 to 4 in no regular pattern, with duplicates and both signs (stability and
+    a compare by magnitude show)."""
+    k = np.arange(size * ipt)
+    return ((k * 5 + k // 3) % 9 - 4).reshape(size, ipt)
+
+
+def _merge_sort_frame(size, ipt, descending, by_magnitude) -> Frame:
+    keys = merge_sort_keys(size, ipt).reshape(-1)
+    count = keys.size
+    rank = np.abs(keys) if by_magnitude else keys
+    order = np.argsort(-rank if descending else rank, kind="stable")
+    colors = [hue(k, count) for k in range(count)]
+    labels = [str(int(keys[source])) for source in order]
+    after = [hue(int(source), count) for source in order]
+    what = "by_magnitude: |a| < |b|" if by_magnitude else "less: a < b"
+    return Frame([Panel("keys before (colored by input position)", "threads", ipt,
+                        [str(int(v)) for v in keys], colors),
+                  Panel(f"keys after merge_sort_keys (compare_op: {what}"
+                        f"{', descending' if descending else ''}; blocked; the color is the "
+                        "key's input position)", "threads", ipt, labels, after)])
+
+
+def merge_sort_page() -> Page:
+    tree = _by_group(GROUPS, lambda kind, size: encode_level("items_per_thread", [
+        (str(ipt), encode_level("compare_op", [
+            (name, encode_level("descending", [
+                (str(descending), _merge_sort_frame(size, ipt, descending, by_magnitude))
+                for descending in (False, True)]))
+            for name, by_magnitude in (("less", False), ("by_magnitude", True))]))
+        for ipt in IPT]))
+    return Page("merge_sort", "coop.merge_sort_keys", (
+        "A merge sort orders the keys of the group's tile (blocked order; a block of a "
+        "power-of-two thread count, a warp or a logical warp) by <code>compare_op</code>, "
+        "stably: keys the comparison finds equal keep their input order, as the colors "
+        "show. <code>descending</code> reverses the comparison."),
+        tree)
+
+
 PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page,
-         select_page, histogram_page, run_length_decode_page, radix_sort_page)
+         select_page, histogram_page, run_length_decode_page, radix_sort_page,
+         merge_sort_page)
