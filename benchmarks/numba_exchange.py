@@ -373,15 +373,21 @@ CUB_NAME = re.compile(r"(tile|loop)_kernel<(\w+)(?:<(?:\(int\))?(\d+)>)?,\s*(int
                       r"\s*(?:\(int\))?(\d+),\s*(?:\(int\))?(\d+)>")
 
 
-def parse_reference(out: str) -> dict:
+def reference_rows(out: str, line: re.Pattern) -> dict:
+    """A reference binary's result lines (`line`: kernel, mode, dtype, block, ipt, width, ms,
+    GB/s or ns/op, temp, OK/FAIL), by configuration key."""
     rows = {}
-    for m in LINE.finditer(out):
+    for m in line.finditer(out):
         key = (m.group(1), m.group(2), m.group(3), int(m.group(4)), int(m.group(5)),
                int(m.group(6)))
         value = float(m.group(8)) if m.group(1) == "tile" else float(m.group(10))
         rows[key] = {"value": value, "ms": float(m.group(7)), "temp": int(m.group(11)),
                      "ok": m.group(12) == "OK"}
     return rows
+
+
+def parse_reference(out: str) -> dict:
+    return reference_rows(out, LINE)
 
 
 def cub_key(pretty: str):

@@ -90,7 +90,7 @@ from gpu_timing import sleeper as _sleeper
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import family_cli  # noqa: E402
-from numba_exchange import run_reference_binary, sample  # noqa: E402
+from numba_exchange import reference_rows, run_reference_binary, sample  # noqa: E402
 from numba_radix_sort import input_keys, same_bits, update, update_expression  # noqa: E402
 from numba_select import chosen  # noqa: E402
 
@@ -258,14 +258,7 @@ CUB_NAME = re.compile(r"(tile|loop)_kernel<(block_merge_keys|block_merge_pairs|w
 
 
 def parse_reference(out: str) -> dict:
-    rows = {}
-    for m in LINE.finditer(out):
-        key = (m.group(1), m.group(2), m.group(3), int(m.group(4)), int(m.group(5)),
-               int(m.group(6)))
-        value = float(m.group(8)) if m.group(1) == "tile" else float(m.group(10))
-        rows[key] = {"value": value, "ms": float(m.group(7)), "temp": int(m.group(11)),
-                     "ok": m.group(12) == "OK"}
-    return rows
+    return reference_rows(out, LINE)
 
 
 def cub_key(pretty: str):
