@@ -126,6 +126,20 @@ typedef struct CoopSiteFacts {
 COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
                                                        CoopSiteFacts *facts);
 
+/// Lowers `site` on its own for a host compiler that links LLVM bitcode (CuTe
+/// DSL's `cute.ffi`) and returns that bitcode as the result's output. The
+/// site's function is public and takes payloads as bare pointers (to the
+/// caller's register arrays), indices as i64 and other values by value; it
+/// returns its one result, if any. Its scratch is a static shared buffer of
+/// its own that every execution reuses, so a site that uses scratch starts
+/// with a barrier of its group: the previous execution's reads are done.
+/// Scratch past 48 KiB (dynamic shared memory) is an error. The module has
+/// the NVPTX triple and NVVM's data layout and no module flags (a host
+/// module's "Debug Info Version" flag conflicts with ours). `sm` as for
+/// coopLowerSite. Never NULL.
+COOP_CAPI_EXPORTED CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site,
+                                                          int sm);
+
 /// A block of a kernel skeleton: its sites and block barriers in order, and
 /// the blocks it may branch to (none: the kernel returns).
 typedef struct CoopSkeletonBlock {

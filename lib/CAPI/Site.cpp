@@ -50,14 +50,9 @@ static void copyItems(OpBuilder &b, Location loc, Value from, Value to) {
   }
 }
 
-/// The site's function: parameters as passed, converted to the op's types
-/// (index casts, payloads of storage words copied into payloads of items
-/// where the op reads them and back where it writes them), the op, its
-/// results returned.
-static FailureOr<func::FuncOp> buildSiteFunction(ModuleOp module,
-                                                 const CoopSite &site,
-                                                 const CoopSitePlacement *placement,
-                                                 Diagnostics &diagnostics) {
+FailureOr<func::FuncOp> mlir::coop::capi::buildSiteFunction(
+    ModuleOp module, const CoopSite &site, const CoopSitePlacement *placement,
+    Diagnostics &diagnostics) {
   SiteBuilder builder(site, diagnostics);
   Location loc = builder.location();
   MLIRContext *context = module.getContext();

@@ -16,6 +16,7 @@
 #include "coop-c/Site.h"
 #include "coop/Dialect/Coop/IR/CoopTypes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::coop::capi {
@@ -57,6 +58,15 @@ private:
   MLIRContext &context;
   Location loc;
 };
+
+/// The site's function in `module`: its parameters as passed, converted to
+/// the op's types (index casts, payloads of storage words copied into
+/// payloads of items where the op reads them and back where it writes them),
+/// the op, its results returned; private, with the launch's block. With a
+/// `placement`, the function says where its scratch lies.
+FailureOr<func::FuncOp> buildSiteFunction(ModuleOp module, const CoopSite &site,
+                                          const CoopSitePlacement *placement,
+                                          Diagnostics &diagnostics);
 
 } // namespace mlir::coop::capi
 

@@ -264,6 +264,17 @@ nb::dict describeSite(nb::handle data) {
   return described;
 }
 
+nb::bytes emitSiteBitcode(nb::handle data, int sm) {
+  SiteData site(data);
+  ResultPtr result;
+  {
+    nb::gil_scoped_release release;
+    result.reset(coopEmitSiteBitcode(&site.site, sm));
+  }
+  std::string bitcode = outputOrRaise(result.get());
+  return nb::bytes(bitcode.data(), bitcode.size());
+}
+
 nb::dict planSkeleton(nb::handle sites, nb::handle storageOf, nb::handle blocks,
                       bool repeated, const std::string &sourceName) {
   std::deque<SiteData> siteData;
@@ -346,6 +357,13 @@ NB_MODULE(_compiler, m) {
         "return what its op says of itself: `uses_scratch` (the kernel plan "
         "places it) and `exact_block` (the kernel should declare its block "
         "exact). Raises PipelineError with the diagnostics.");
+  m.def("emit_site_bitcode", &emitSiteBitcode, nb::arg("site"), nb::arg("sm") = 0,
+        "Lower the call site `site` (as lower_site takes it) on its own for a "
+        "host compiler that links LLVM bitcode (CuTe DSL's cute.ffi): a "
+        "public function taking payloads as bare pointers, its scratch a "
+        "static shared buffer of its own behind a leading barrier of its "
+        "group, with NVVM's data layout and no module flags. Returns the "
+        "bitcode. Raises PipelineError with the diagnostics.");
   m.def("plan_skeleton", &planSkeleton, nb::arg("sites"), nb::arg("storage_of"),
         nb::arg("blocks"), nb::kw_only(), nb::arg("repeated") = false,
         nb::arg("source_name") = "<coop>",

@@ -220,7 +220,7 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
     from numba_cuda_mlir._mlir import ir
     from numba_cuda_mlir.lowering_utilities import context
 
-    from cuda.coop.numba_mlir._sites import Site
+    from cuda.coop._sites import Site
     from cuda.coop.numba_mlir._types import GroupType
 
     site = Site(op="load", group=GroupType("block"),

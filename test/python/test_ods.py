@@ -48,7 +48,7 @@ def _ods_names(operation):
 
 def test_every_role_and_option_of_the_backend_is_an_operand_or_attribute_of_its_op():
     pytest.importorskip("numba_cuda_mlir")
-    from cuda.coop.numba_mlir._operations import OPERATIONS
+    from cuda.coop._operations import OPERATIONS
 
     for operation in OPERATIONS.values():
         spec = _ods.OPS[operation.dialect_op]
@@ -61,7 +61,7 @@ def test_every_role_and_option_of_the_backend_is_an_operand_or_attribute_of_its_
 
 def test_choices_are_the_cases_of_the_ods_enum_they_become():
     pytest.importorskip("numba_cuda_mlir")
-    from cuda.coop.numba_mlir._operations import OPERATIONS
+    from cuda.coop._operations import OPERATIONS
 
     for operation in OPERATIONS.values():
         attributes = dict(_ods.OPS[operation.dialect_op]["attributes"])

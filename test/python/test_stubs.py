@@ -195,7 +195,7 @@ def test_stub_operations_follow_the_operation_table(stub):
     # The backend's table of operations (what typing and lowering accept) and
     # the stubs name the same positional roles, options and choices.
     pytest.importorskip("numba_cuda_mlir")
-    from cuda.coop.numba_mlir._operations import OPERATIONS
+    from cuda.coop._operations import OPERATIONS
 
     functions = _stub_functions(stub)
     aliases = _aliases(stub)

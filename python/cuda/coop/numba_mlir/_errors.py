@@ -1,8 +1,6 @@
 """The backend's compile error and warnings."""
 
-
-class CoopCompileError(Exception):
-    """A cuda.coop call that cannot be compiled as written."""
+from .._errors import CoopCompileError  # noqa: F401 -- the backends' common error
 
 
 class CoopCacheWarning(RuntimeWarning):

@@ -33,7 +33,7 @@ from ._errors import CoopCompileError
 from ._numba import (REQUIRED_DYNAMIC_SHARED_MEMORY_KEY, link_target, link_whole_program,
                      mlir_context, translate_exact_blocks, wrap_optimize)
 from ._passes import link_into, lower_site, raise_diagnostics, target_sm
-from ._sites import Placement, Site, barrier_site
+from .._sites import Placement, Site, barrier_site
 from ._types import GroupType
 
 STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit

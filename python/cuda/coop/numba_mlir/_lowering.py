@@ -24,11 +24,11 @@ from .. import _groups, _markers, _spellings
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
-from ._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
+from .._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
 from ._operators import is_operator_function, link_operator, link_predicate, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _resolve, _root
-from ._sites import Site
+from .._sites import Site
 from ._types import GroupType, StatefulFunctionType, TempStorageType
 
 def _dummy(builder, target):

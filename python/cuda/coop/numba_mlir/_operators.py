@@ -20,7 +20,6 @@ crosses between the two MLIRs, and Numba's inliner puts it in place.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 
 from numba_cuda_mlir import cuda, types
@@ -38,21 +37,10 @@ from ._numba import (
     nir,
     rebuild_definitions,
 )
+from .._sites import OperatorFunction
 from ._types import StatefulFunctionType
 
 _DEVICE = {}  # Python function -> its device dispatcher (one symbol per function)
-
-
-@dataclasses.dataclass(frozen=True, order=True)
-class OperatorFunction:
-    """A compiled function as a site names and declares it (MLIR types)."""
-    symbol: str
-    parameters: tuple[str, ...]
-    result: str
-
-    @property
-    def function_type(self) -> str:
-        return f"({', '.join(self.parameters)}) -> {self.result}"
 
 
 def device_dispatcher(value):

@@ -24,7 +24,7 @@ from numba_cuda_mlir.extending import WholeFunctionPlanner, require_launch_confi
 
 from .. import _groups, _markers, _spellings
 from ._numba import definitions, from_dtype, nir, rebuild_definitions
-from ._operations import OPERATIONS
+from .._operations import OPERATIONS
 from ._operators import device_dispatcher, drop_dead_code_constants
 
 COOP_FUNCTIONS = {

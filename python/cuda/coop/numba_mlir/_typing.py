@@ -17,7 +17,7 @@ from numba_cuda_mlir.numba_cuda.typing.templates import (
 )
 
 from .. import _groups, _markers
-from ._operations import OPERATIONS
+from .._operations import OPERATIONS
 from ._operators import check_operator, check_predicate, check_prefix, is_operator_function
 from ._temp_storage import ATTRIBUTES as _STORAGE_ATTRIBUTES
 from ._temp_storage import TempStorage as QualifiedTempStorage

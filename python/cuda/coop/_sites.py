@@ -1,13 +1,13 @@
-"""A cuda.coop call site of a Numba kernel, described as data.
+"""A cuda.coop call site of a kernel, described as data.
 
 The description names the site's op in the coop dialect and gives its
 operands (types, in the op's ODS order), attributes (MLIR attribute values
 made from the op's ODS table, `cuda.coop._ods`), results, group, temp storage
 and source location. Our C API builds the op from it through the op's
-registered definition and lowers it into the site's function, which is linked
-into Numba's module. The kernel plan (`_kernel_plan.py`) hands the same
-descriptions to the C API as a kernel skeleton; a site that uses scratch is
-lowered once the plan has placed it.
+registered definition and lowers it into the site's function, which the
+backend links into its kernel: Numba's module takes it as MLIR, after its
+kernel plan (`numba_mlir/_kernel_plan.py`) placed the site's scratch; CuTe
+DSL's takes it as LLVM bitcode (`cute/_sites.py`).
 """
 
 from __future__ import annotations
@@ -15,17 +15,27 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from .. import _ods
+from . import _ods
 from ._errors import CoopCompileError
 from ._operations import BY_NAME, Operation
-from ._operators import OperatorFunction
-from ._types import GroupType
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class OperatorFunction:
+    """A compiled function as a site names and declares it (MLIR types)."""
+    symbol: str
+    parameters: tuple[str, ...]
+    result: str
+
+    @property
+    def function_type(self) -> str:
+        return f"({', '.join(self.parameters)}) -> {self.result}"
 
 
 @dataclasses.dataclass(frozen=True)
 class Site:
     op: str                  # the operation's name in the table
-    group: GroupType
+    group: object            # the backend's group type; its `mlir` is the !coop.group
     operands: tuple[tuple[str, str], ...]    # (role, type) of each value the call passes
     attributes: tuple[tuple[str, object], ...]  # compile-time options given
     element_type: str
@@ -158,7 +168,7 @@ class Placement:
 _COPIED_ROLES = ("value", "output")
 
 
-def barrier_site(group: GroupType, block_dims) -> tuple:
+def barrier_site(group, block_dims) -> tuple:
     """A site of one barrier of `group`, for the reuse barriers the kernel
     plan places (`Site.data()`'s tuple, with no location of its own)."""
     body = ("coop.barrier", (("group", group.mlir, None, -1),), (), (), (), (),

@@ -2,9 +2,9 @@
 
 An entry says what the call takes (its positional roles and its options,
 each with the kind of value it is), what it returns, and which op of the coop dialect its site is, with the ODS names of
-roles and options that the op spells differently. Typing (`_typing.py`),
-lowering (`_lowering.py`), site descriptions (`_sites.py`), the planner
-(`_planner.py`) and the stub tests read the entry; nothing else names an
+roles and options that the op spells differently. The backends (Numba's
+typing, lowering and planner; CuTe DSL's tracing), the site descriptions
+(`_sites.py`) and the stub tests read the entry; nothing else names an
 operation. The op's syntax, operands and attributes come from its ODS
 definition (`cuda.coop._ods`, generated at build time), as do the names of
 algorithms, modes and operators. Adding an operation is one entry here, one
@@ -50,7 +50,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from .. import _markers, _ods
+from . import _markers, _ods
 
 
 @dataclasses.dataclass(frozen=True)

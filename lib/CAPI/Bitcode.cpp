@@ -1,0 +1,161 @@
+//===- Bitcode.cpp - one call site as LLVM bitcode for a host DSL ----------===//
+//
+// A host compiler whose MLIR is private to it (CuTe DSL's) cannot load our
+// dialect, but links LLVM bitcode into its kernels and inlines it. A site is
+// built as for coopLowerSite, planned on its own with a leading barrier when
+// it uses scratch (its static buffer is reused by every execution), lowered
+// to the NVVM and LLVM dialects with payloads as bare pointers, translated to
+// LLVM IR and written as bitcode the host's LLVM links.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SiteBuilder.h"
+
+#include "coop/Dialect/Coop/IR/CoopCollective.h"
+#include "coop/Dialect/Coop/IR/CoopOps.h"
+#include "coop/Dialect/Coop/Transforms/Passes.h"
+#include "coop/Conversion/Passes.h"
+#include "coop/InitAll.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace mlir::coop;
+using namespace mlir::coop::capi;
+
+/// NVVM's data layout (libNVVM's, which the host compiles with): 64-bit
+/// generic and 32-bit shared pointers.
+static constexpr llvm::StringLiteral kNVVMDataLayout =
+    "e-p:64:64:64-p3:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
+    "i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-"
+    "v128:128:128-n16:32:64";
+static constexpr llvm::StringLiteral kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+/// The gpu.module body lowered to the NVVM and LLVM dialects, payload
+/// memrefs as bare pointers.
+static constexpr llvm::StringLiteral kToNVVM =
+    "convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm{"
+    "use-bare-ptr-memref-call-conv=1}),canonicalize,cse,"
+    "reconcile-unrealized-casts";
+
+/// A barrier of its group before each op of `function` that uses scratch.
+static void syncBeforeScratch(func::FuncOp function) {
+  function.walk([](CollectiveOpInterface op) {
+    if (!hasScratchEffect(op))
+      return;
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    if (failed(tile) || !op.getScratchLayout(*tile))
+      return;
+    OpBuilder b(op);
+    BarrierOp::create(b, op->getLoc(), op.getGroup());
+  });
+}
+
+static PassManager *coopStage(int sm) {
+  return threadPassManager(("<bitcode coop sm " + Twine(sm) + ">").str(),
+                           [&](PassManager &pm) {
+                             pm.addPass(createCoopPlanScratch());
+                             pm.addPass(createCoopInsertBarriers());
+                             ConvertCoopToGPUOptions options;
+                             options.sm = sm;
+                             pm.addPass(createConvertCoopToGPU(options));
+                             pm.addPass(createCanonicalizerPass());
+                             pm.addPass(createCSEPass());
+                             return success();
+                           });
+}
+
+static PassManager *nvvmStage() {
+  return threadPassManager("<bitcode nvvm>", [](PassManager &pm) {
+    registerCoopAndUpstreamPasses();
+    return parsePassPipeline(kToNVVM, pm);
+  });
+}
+
+/// Moves the body of `from` (a module-like op) to the end of `to`'s.
+static void moveBody(Operation *from, Block &to) {
+  Block &body = from->getRegion(0).front();
+  to.getOperations().splice(to.end(), body.getOperations());
+}
+
+static void registerTranslations(MLIRContext &context) {
+  thread_local bool registered = false;
+  if (registered)
+    return;
+  registerBuiltinDialectTranslation(context);
+  registerLLVMDialectTranslation(context);
+  registerNVVMDialectTranslation(context);
+  registered = true;
+}
+
+CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm) {
+  auto *result = new CoopPipelineResultImpl;
+  if (!site) {
+    result->diagnostics.push_back({COOP_SEVERITY_ERROR, "<unknown>", "no site"});
+    return result;
+  }
+  MLIRContext &context = threadContext();
+  registerTranslations(context);
+  DiagnosticCapture capture(result->diagnostics);
+  Location loc = UnknownLoc::get(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  FailureOr<func::FuncOp> function =
+      buildSiteFunction(*module, *site, nullptr, result->diagnostics);
+  if (failed(function) || failed(verify(*module)))
+    return result;
+  loc = function->getLoc();
+  function->setPublic();
+  syncBeforeScratch(*function);
+  PassManager *coop = coopStage(sm);
+  if (!coop || failed(coop->run(*module)))
+    return result;
+  bool dynamic = false;
+  module->walk([&](gpu::DynamicSharedMemoryOp) { dynamic = true; });
+  if (dynamic) {
+    recordError(result->diagnostics, loc,
+                "the site's scratch exceeds 48 KiB of static shared memory, "
+                "which is all a bitcode site may use: use a smaller tile");
+    return result;
+  }
+
+  // convert-gpu-to-nvvm lowers gpu.module bodies: the site's module moves
+  // into one and back.
+  OpBuilder b(&context);
+  OwningOpRef<ModuleOp> outer = ModuleOp::create(loc);
+  b.setInsertionPointToStart(outer->getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, "coop_site");
+  moveBody(*module, gpuModule.getBodyRegion().front());
+  PassManager *nvvm = nvvmStage();
+  if (!nvvm || failed(nvvm->run(*outer)))
+    return result;
+  OwningOpRef<ModuleOp> lowered = ModuleOp::create(loc);
+  moveBody(gpuModule, *lowered->getBody());
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*lowered, llvmContext, site->name);
+  if (!llvmModule) {
+    recordError(result->diagnostics, loc,
+                "internal error: the lowered site does not translate to LLVM IR");
+    return result;
+  }
+  llvmModule->setTargetTriple(llvm::Triple(kNVPTXTriple));
+  llvmModule->setDataLayout(kNVVMDataLayout);
+  for (llvm::StringRef name : {"llvm.module.flags", "nvvmir.version"})
+    if (llvm::NamedMDNode *node = llvmModule->getNamedMetadata(name))
+      llvmModule->eraseNamedMetadata(node);
+  llvm::raw_string_ostream os(result->output);
+  llvm::WriteBitcodeToFile(*llvmModule, os);
+  result->succeeded = true;
+  return result;
+}
