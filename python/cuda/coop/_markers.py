@@ -16,11 +16,22 @@ class CompilerMarkerError(RuntimeError):
     """A cuda.coop primitive was called outside a compiled kernel."""
 
 
-def _outside_kernel(name: str):
+# Backends that compile a kernel by running its Python (CuTe DSL traces it):
+# each takes the operation's name and the call's arguments by parameter name
+# and returns the call's result, or NotImplemented when it is not tracing.
+_tracers: list = []
+
+
+def _outside_kernel(name: str, arguments: dict | None = None):
+    for tracer in _tracers:
+        result = tracer(name, arguments or {})
+        if result is not NotImplemented:
+            return result
     raise CompilerMarkerError(
         f"cuda.coop.{name}() runs only inside a GPU kernel compiled by a registered "
         "backend, e.g. a @numba_cuda_mlir.cuda.jit kernel after "
-        "cuda.coop.register('numba-cuda-mlir')")
+        "cuda.coop.register('numba-cuda-mlir'), or a CuTe DSL kernel after "
+        "cuda.coop.register('cute')")
 
 
 @runtime_checkable
@@ -61,14 +72,14 @@ def ThreadData(items_per_thread: int, dtype: object | None = None, *,
     """A fixed-size payload of ``items_per_thread`` items owned by the calling
     thread (uninitialized). The dtype is usually inferred from the operation
     that fills it."""
-    _outside_kernel("ThreadData")
+    return _outside_kernel("ThreadData", locals())
 
 
 def TempStorage(size_in_bytes: int | None = None, *, alignment: int | None = None,
                 auto_sync: bool | None = False, sharing: str = "shared") -> TempStorageLike:
     """Shared scratch for the block operations that use it: transpose-family
     loads and stores, exchanges, shuffles, block reductions and scans."""
-    _outside_kernel("TempStorage")
+    return _outside_kernel("TempStorage", locals())
 
 
 class StatefulFunction:
@@ -114,20 +125,20 @@ def load(group, source, output, /, *, algorithm="direct", valid_items=None,
          oob_default=None, offset=None, temp_storage=None):
     """Load a group tile from ``source`` into each thread's ``output``;
     returns ``output``."""
-    _outside_kernel("load")
+    return _outside_kernel("load", locals())
 
 
 def store(group, destination, value, /, *, algorithm="direct", valid_items=None,
           offset=None, temp_storage=None) -> None:
     """Store a group tile from each thread's ``value`` into ``destination``."""
-    _outside_kernel("store")
+    return _outside_kernel("store", locals())
 
 
 def exchange(group, value, /, *, mode="striped_to_blocked", ranks=None, valid_flags=None,
              warp_time_slicing=False, temp_storage=None) -> ThreadDataLike[Any]:
     """Rearrange the group's tile between layouts (CUB's BlockExchange /
     WarpExchange); returns a fresh payload."""
-    _outside_kernel("exchange")
+    return _outside_kernel("exchange", locals())
 
 
 def shuffle(block, value, /, *, mode="down", distance=1, fill=None, block_prefix=False,
@@ -136,20 +147,20 @@ def shuffle(block, value, /, *, mode="down", distance=1, fill=None, block_prefix
     BlockShuffle); returns a fresh payload ("up"/"down", with the item
     shifted out of the tile when asked: ``block_suffix`` for "up",
     ``block_prefix`` for "down") or a scalar ("offset"/"rotate")."""
-    _outside_kernel("shuffle")
+    return _outside_kernel("shuffle", locals())
 
 
 def reduce(group, value, /, binary_op="sum", *, valid_items=None, broadcast=True,
            algorithm=None, temp_storage=None):
     """Combine the group's items into one value (CUB's BlockReduce /
     WarpReduce; a thread group reduces the thread's own items)."""
-    _outside_kernel("reduce")
+    return _outside_kernel("reduce", locals())
 
 
 def sum(group, value, /, *, valid_items=None, broadcast=True, algorithm=None,
         temp_storage=None):
     """``reduce(group, value, "sum", ...)``."""
-    _outside_kernel("sum")
+    return _outside_kernel("sum", locals())
 
 
 def scan(group, value, /, *, mode="exclusive", scan_op="sum", initial_value=None,
@@ -157,31 +168,31 @@ def scan(group, value, /, *, mode="exclusive", scan_op="sum", initial_value=None
     """Prefix scan of the group's tile in blocked order (CUB's BlockScan /
     WarpScan); returns a fresh payload or scalar, and with
     ``block_aggregate=True`` also the tile's aggregate."""
-    _outside_kernel("scan")
+    return _outside_kernel("scan", locals())
 
 
 def inclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
                    valid_items=None, block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
     """``scan(..., mode="inclusive")``."""
-    _outside_kernel("inclusive_scan")
+    return _outside_kernel("inclusive_scan", locals())
 
 
 def exclusive_scan(group, value, /, scan_op="sum", *, initial_value=None,
                    valid_items=None, block_aggregate=False, prefix_op=None, algorithm=None, temp_storage=None):
     """``scan(..., mode="exclusive")``."""
-    _outside_kernel("exclusive_scan")
+    return _outside_kernel("exclusive_scan", locals())
 
 
 def inclusive_sum(group, value, /, *, valid_items=None, block_aggregate=False, prefix_op=None,
                   algorithm=None, temp_storage=None):
     """``inclusive_scan(group, value, "sum", ...)``."""
-    _outside_kernel("inclusive_sum")
+    return _outside_kernel("inclusive_sum", locals())
 
 
 def exclusive_sum(group, value, /, *, valid_items=None, block_aggregate=False, prefix_op=None,
                   algorithm=None, temp_storage=None):
     """``exclusive_scan(group, value, "sum", ...)``; the first item is 0."""
-    _outside_kernel("exclusive_sum")
+    return _outside_kernel("exclusive_sum", locals())
 
 
 def select(group, values, /, *, flags=None, predicate=None, valid_items=None,
@@ -190,7 +201,7 @@ def select(group, values, /, *, flags=None, predicate=None, valid_items=None,
     items whose flag is non-zero, or for which ``predicate(item)`` is true,
     move in order to the front; returns ``(selected, count)``, ``count`` an
     int32 in every thread."""
-    _outside_kernel("select")
+    return _outside_kernel("select", locals())
 
 
 def reduce_batched(warp_group, value, /, *, binary_op="sum", output_layout="striped"):
@@ -198,7 +209,7 @@ def reduce_batched(warp_group, value, /, *, binary_op="sum", output_layout="stri
     WarpReduceBatched): slot b of every lane is batch b; returns a fresh
     payload of ceil(B/W) slots, striped (slot i of lane r: batch r + i*W) or
     blocked (batch r*ceil(B/W) + i)."""
-    _outside_kernel("reduce_batched")
+    return _outside_kernel("reduce_batched", locals())
 
 
 def histogram(block, samples, /, *, bins, bins_per_thread=None, counter_dtype=None,
@@ -210,7 +221,7 @@ def histogram(block, samples, /, *, bins, bins_per_thread=None, counter_dtype=No
     shared or global array the caller zeroes) adds the counts into it by
     atomics and returns None. Samples outside ``[0, bins)`` and past
     ``valid_items`` are not counted."""
-    _outside_kernel("histogram")
+    return _outside_kernel("histogram", locals())
 
 
 def run_length_decode(block, run_values, run_lengths, /, *, decoded_items_per_thread,
@@ -221,7 +232,7 @@ def run_length_decode(block, run_values, run_lengths, /, *, decoded_items_per_th
     BlockRunLengthDecode): thread t gets items ``decoded_window_offset +
     t*D .. + D - 1`` (D = ``decoded_items_per_thread``), 0 past the end; with
     ``total_decoded_size=True`` also the stream's length."""
-    _outside_kernel("run_length_decode")
+    return _outside_kernel("run_length_decode", locals())
 
 
 def run_length_decode_into(block, run_values, run_lengths, destination, /, *,
@@ -231,7 +242,7 @@ def run_length_decode_into(block, run_values, run_lengths, destination, /, *,
     ``destination[destination_offset:]`` (at most as many items as it holds
     there), a window of ``T*decoded_items_per_thread`` items at a time;
     returns the stream's length to every thread."""
-    _outside_kernel("run_length_decode_into")
+    return _outside_kernel("run_length_decode_into", locals())
 
 
 def radix_rank_keys(block, keys, /, *, begin_bit=0, end_bit=None, radix_bits=None,
@@ -242,7 +253,7 @@ def radix_rank_keys(block, keys, /, *, begin_bit=0, end_bit=None, radix_bits=Non
     keys in blocked order; with ``exclusive_digit_prefix=True`` also each
     thread's digit prefix (slot i of thread t: the keys ranked before bin
     ``t*P + i``), or the payload given there filled with it."""
-    _outside_kernel("radix_rank_keys")
+    return _outside_kernel("radix_rank_keys", locals())
 
 
 radix_rank = radix_rank_keys
@@ -256,21 +267,21 @@ def radix_sort_keys(block, keys, /, *, begin_bit=0, end_bit=None, descending=Fal
     with ``blocked_to_striped=True`` striped (``i*T + t``). With
     ``valid_items`` only the first keys take part and the first
     ``valid_items`` outputs are defined."""
-    _outside_kernel("radix_sort_keys")
+    return _outside_kernel("radix_sort_keys", locals())
 
 
 def radix_sort_pairs(block, keys, values, /, *, begin_bit=0, end_bit=None, descending=False,
                      blocked_to_striped=False, valid_items=None, temp_storage=None):
     """``radix_sort_keys`` moving each key's value with it: returns
     ``(keys, values)``."""
-    _outside_kernel("radix_sort_pairs")
+    return _outside_kernel("radix_sort_pairs", locals())
 
 
 def argsort(block, keys, /, *, descending=False, valid_items=None, temp_storage=None):
     """The block's keys sorted stably (as ``radix_sort_keys``) and the int32
     tile position each sorted key had in the input: returns
     ``(sorted_keys, indices)``."""
-    _outside_kernel("argsort")
+    return _outside_kernel("argsort", locals())
 
 
 def topk_max_keys(block, keys, /, *, k, valid_items=None, sorted=False, temp_storage=None):
@@ -279,27 +290,27 @@ def topk_max_keys(block, keys, /, *, k, valid_items=None, sorted=False, temp_sto
     valid_items)`` tile positions (blocked order); with ``sorted=True`` in
     descending order, equal keys in their input order (the earlier first,
     also in which equal keys at the k-th place are chosen)."""
-    _outside_kernel("topk_max_keys")
+    return _outside_kernel("topk_max_keys", locals())
 
 
 def topk_min_keys(block, keys, /, *, k, valid_items=None, sorted=False, temp_storage=None):
     """``topk_max_keys`` for the ``k`` smallest keys (ascending with
     ``sorted=True``)."""
-    _outside_kernel("topk_min_keys")
+    return _outside_kernel("topk_min_keys", locals())
 
 
 def topk_max_pairs(block, keys, values, /, *, k, valid_items=None, sorted=False,
                    temp_storage=None):
     """``topk_max_keys`` moving each key's value with it: returns ``(keys,
     values)``."""
-    _outside_kernel("topk_max_pairs")
+    return _outside_kernel("topk_max_pairs", locals())
 
 
 def topk_min_pairs(block, keys, values, /, *, k, valid_items=None, sorted=False,
                    temp_storage=None):
     """``topk_min_keys`` moving each key's value with it: returns ``(keys,
     values)``."""
-    _outside_kernel("topk_min_pairs")
+    return _outside_kernel("topk_min_pairs", locals())
 
 
 def merge_sort_keys(group, keys, /, *, compare_op=None, descending=False, stable=False,
@@ -310,11 +321,11 @@ def merge_sort_keys(group, keys, /, *, compare_op=None, descending=False, stable
     BlockMergeSort, WarpMergeSort): a fresh payload, blocked. The sort is
     stable. With ``valid_items``, the keys past it become ``oob_default``,
     which must order last."""
-    _outside_kernel("merge_sort_keys")
+    return _outside_kernel("merge_sort_keys", locals())
 
 
 def merge_sort_pairs(group, keys, values, /, *, compare_op=None, descending=False,
                      stable=False, valid_items=None, oob_default=None, temp_storage=None):
     """``merge_sort_keys`` moving each key's value with it: returns ``(keys,
     values)``."""
-    _outside_kernel("merge_sort_pairs")
+    return _outside_kernel("merge_sort_pairs", locals())

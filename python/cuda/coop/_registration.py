@@ -13,11 +13,12 @@ BACKENDS = {
     "numba-cuda-mlir": ("cuda.coop.numba_mlir", "numba_cuda_mlir",
                         (("cuda-coop[numba-cuda-mlir-cu13]", "CUDA 13"),
                          ("cuda-coop[numba-cuda-mlir-cu12]", "CUDA 12"))),
+    "cute": ("cuda.coop.cute", "cutlass", (("cuda-coop[cute]", "CUDA 12 and 13"),)),
 }
 # The compiler versions each adapter was built against (major.minor prefixes):
 # their extension points are private and change between releases.
-SUPPORTED_VERSIONS = {"numba-cuda-mlir": ("0.6.",)}
-ALIASES = {"numba_cuda_mlir": "numba-cuda-mlir"}
+SUPPORTED_VERSIONS = {"numba-cuda-mlir": ("0.6.",), "cute": ("4.8.",)}
+ALIASES = {"numba_cuda_mlir": "numba-cuda-mlir", "cutlass": "cute", "cute-dsl": "cute"}
 DISABLE_AUTO = "CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION"
 
 _registered: set[str] = set()

@@ -1,0 +1,57 @@
+"""cuda.coop inside NVIDIA CuTe DSL kernels.
+
+After ``cuda.coop.register("cute")`` (automatic when ``cutlass`` was imported
+first), the common API's calls in a ``@cute.kernel`` run while CuTe traces
+the kernel: each call becomes a site of the coop dialect, lowered alone to
+LLVM bitcode by our C API (in milliseconds) and called through ``cute.ffi``;
+CuTe links the bitcode into the kernel and inlines it. Payloads are CuTe
+register tensors (``coop.ThreadData(n, dtype)`` makes one), memory is a
+global or shared tensor of unit stride whose first element starts the tile,
+and groups are ``this_block()``, ``this_warp()`` and ``this_warp().group_by(n)``.
+The block's shape is the kernel launch's (CuTe's launch facts): launch with a
+constant ``block=``. docs/embedding.md says what is supported and how scratch
+and barriers work.
+"""
+
+from __future__ import annotations
+
+from .._registration import require_compiler as _require_compiler
+
+# Without CuTe DSL (or with an unsupported version) importing this module is
+# an ImportError naming the extra that installs it.
+_require_compiler("cute")
+
+from .. import (  # noqa: E402,F401 -- the common API, under this namespace too
+    ThreadGroup,
+    exchange,
+    exclusive_scan,
+    exclusive_sum,
+    inclusive_scan,
+    inclusive_sum,
+    load,
+    reduce,
+    register,
+    scan,
+    shuffle,
+    store,
+    sum,
+    this_block,
+    this_warp,
+)
+from .._markers import ThreadData  # noqa: E402,F401
+from ._tracing import SUPPORTED  # noqa: E402
+
+
+def _activate() -> None:
+    from .. import _markers
+    from ._tracing import trace
+
+    if trace not in _markers._tracers:
+        _markers._tracers.append(trace)
+
+
+__all__ = [
+    "SUPPORTED", "ThreadData", "ThreadGroup", "exchange", "exclusive_scan", "exclusive_sum",
+    "inclusive_scan", "inclusive_sum", "load", "reduce", "register", "scan", "shuffle", "store",
+    "sum", "this_block", "this_warp",
+]

@@ -1,0 +1,291 @@
+"""A cuda.coop call in a CuTe DSL kernel, while CuTe traces it.
+
+The call's arguments are CuTe values: register tensors (payloads), global
+or shared tensors (the tile's memory), CuTe numbers (runtime scalars) and
+Python constants (compile-time options). They become a site description
+(`cuda.coop._sites.Site`, from the operation's entry in
+`cuda.coop._operations`), whose bitcode `_bitcode.py` makes and calls. A
+fresh payload the operation returns is a register tensor allocated here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+
+import cutlass
+import cutlass.cute as cute
+from cutlass._mlir import ir
+
+from .. import _spellings
+from .._errors import CoopCompileError
+from .._groups import WARP_THREADS, ThreadGroup
+from .._operations import BY_NAME
+from .._sites import Site
+from . import _bitcode
+
+SUPPORTED = ("load", "store", "exchange", "shuffle", "reduce", "sum", "scan", "inclusive_scan",
+             "exclusive_scan", "inclusive_sum", "exclusive_sum")
+"""The operations a CuTe kernel can call (besides ``ThreadData``)."""
+
+# Options whose values a bitcode site cannot take yet: each names why.
+_UNSUPPORTED_OPTIONS = {
+    "temp_storage": "each call in a CuTe kernel has a shared buffer of its own; leave "
+                    "temp_storage out",
+    "prefix_op": "a prefix callback would be a CuTe function our bitcode cannot call; "
+                 "scan each tile and carry the running total in the kernel",
+    "block_aggregate": "a call returns one value through cute.ffi; reduce the tile with "
+                       "coop.reduce for its aggregate",
+    "block_prefix": "a call returns one value through cute.ffi",
+    "block_suffix": "a call returns one value through cute.ffi",
+}
+
+_ELEMENTS = {cutlass.Int8: "i8", cutlass.Int16: "i16", cutlass.Int32: "i32",
+             cutlass.Int64: "i64", cutlass.Uint8: "i8", cutlass.Uint16: "i16",
+             cutlass.Uint32: "i32", cutlass.Uint64: "i64", cutlass.Float16: "f16",
+             cutlass.BFloat16: "bf16", cutlass.Float32: "f32", cutlass.Float64: "f64"}
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def trace(name: str, arguments: dict):
+    """The result of the common API's call `name` with `arguments` in the
+    CuTe kernel being traced; NotImplemented when CuTe is not tracing."""
+    try:
+        ir.InsertionPoint.current
+    except ValueError:
+        return NotImplemented
+    where = _caller()
+    block = _block_dims(where)
+    if name == "ThreadData":
+        return _thread_data(arguments, where)
+    if name not in SUPPORTED:
+        raise CoopCompileError(f"{where}: coop.{name} is not available in CuTe kernels yet; "
+                               f"they support {', '.join(SUPPORTED)} and ThreadData")
+    return _Call(BY_NAME[name], arguments, where, block).emit()
+
+
+def _caller() -> str:
+    """file:line of the kernel's call (the first frame outside cuda.coop)."""
+    for frame in inspect.stack()[2:]:
+        if not os.path.abspath(frame.filename).startswith(_PACKAGE):
+            return f"{frame.filename}:{frame.lineno}"
+    return "<unknown>"
+
+
+def _block_dims(where: str) -> tuple[int, int, int]:
+    from cutlass.cute.launch_facts import _get_launch_facts
+
+    try:
+        facts = _get_launch_facts()
+    except Exception as error:  # CuTe's DSLRuntimeError outside a kernel
+        raise CoopCompileError(f"{where}: cuda.coop calls run inside a @cute.kernel (CuTe "
+                               f"could not give this function's launch: {error})") from None
+    if facts.exact_block_dim is None:
+        raise CoopCompileError(f"{where}: the kernel's block shape is not known while it is "
+                               "traced; launch it with a constant block=(x, y, z) so the "
+                               "cooperative calls are compiled for it")
+    return tuple(facts.exact_block_dim)
+
+
+def _thread_data(arguments: dict, where: str):
+    items, dtype = arguments.get("items_per_thread"), arguments.get("dtype")
+    if isinstance(items, bool) or not isinstance(items, int) or items <= 0:
+        raise CoopCompileError(f"{where}: ThreadData's items_per_thread must be a positive "
+                               f"int; got {items!r}")
+    if dtype not in _ELEMENTS:
+        raise CoopCompileError(f"{where}: ThreadData in a CuTe kernel needs its dtype, one of "
+                               f"{', '.join(t.__name__ for t in _ELEMENTS)} (cutlass."
+                               f"Int32, ...); got {dtype!r}")
+    return cute.make_rmem_tensor((items,), dtype)
+
+
+def _group_type(group, where: str) -> tuple[str, int]:
+    """The group's !coop.group type and its threads a block of `block` has."""
+    if not isinstance(group, ThreadGroup):
+        raise CoopCompileError(f"{where}: the first argument is a group: coop.this_block(), "
+                               f"coop.this_warp() or coop.this_warp().group_by(n); got "
+                               f"{type(group).__name__}")
+    if group.kind in ("block", "warp"):
+        return f"!coop.group<{group.kind}>", 0
+    mapping = group.mapping
+    if group.kind in ("threads_within_warp", "warps_within_block"):
+        suffix = "" if mapping.exhaustive else ", non_exhaustive"
+        return f"!coop.group<{group.kind}, {mapping.count}{suffix}>", mapping.count
+    raise CoopCompileError(f"{where}: a {group.kind} group is not supported in CuTe kernels; "
+                           "use coop.this_block(), coop.this_warp() or a group_by of them")
+
+
+class _Call:
+    """One call: its operands (role, site type, the value passed), its
+    attributes and its result."""
+
+    def __init__(self, operation, arguments, where, block):
+        self.operation, self.where, self.block = operation, where, block
+        names = list(inspect.signature(operation.marker).parameters)
+        self.roles = {role: arguments[name]
+                      for role, name in zip(operation.positional, names)}
+        self.options = dict(operation.fixed)
+        for option in operation.options:
+            if option.name not in self.options:
+                self.options[option.name] = arguments.get(option.name, option.default)
+        self.group, count = _group_type(self.roles["group"], where)
+        kind = self.roles["group"].kind
+        self.threads = {"block": math.prod(block), "warp": WARP_THREADS,
+                        "threads_within_warp": count,
+                        "warps_within_block": WARP_THREADS * count}[kind]
+        self.operands: list[tuple[str, str, object]] = []
+        self.attributes: dict[str, object] = {}
+
+    def error(self, message: str):
+        raise CoopCompileError(f"{self.where}: coop.{self.operation.name}: {message}")
+
+    def emit(self):
+        operation = self.operation
+        self.attributes.update(operation.fixed)
+        for option in operation.options:
+            value = self.options[option.name]
+            if option.name in _UNSUPPORTED_OPTIONS and value not in (None, False):
+                self.error(f"{option.name} is not supported in CuTe kernels: "
+                           f"{_UNSUPPORTED_OPTIONS[option.name]}")
+            if option.kind in ("choice", "flag"):
+                self.attributes[option.name] = self._literal(option, value)
+        value = self.roles.get("value", self.roles.get("payload"))
+        dtype, items = self._payload_facts(value, "the payload")
+        element = _ELEMENTS[dtype]
+        for role in operation.positional[1:]:
+            argument = self.roles[role]
+            if role in ("source", "destination"):
+                self.operands.append(self._memory(role, argument, dtype, items))
+            elif items is None:
+                self.operands.append((role, element, dtype(argument)))
+            else:
+                self.operands.append((role, f"memref<{items}x{element}>", argument.iterator))
+        for option in operation.options:
+            if option.kind == "operator":
+                self.attributes[option.name] = self._operator(option)
+        if operation.combines and dtype in (cutlass.Uint8, cutlass.Uint16, cutlass.Uint32,
+                                            cutlass.Uint64):
+            self.attributes["unsigned"] = True
+        output = None
+        if operation.result == "fresh" and items is not None:
+            output = cute.make_rmem_tensor((items,), dtype)
+            self.operands.append(("output", f"memref<{items}x{element}>", output.iterator))
+        for option in operation.options:
+            given = self.options[option.name]
+            # A runtime option left at its default is the op's default.
+            if given is None or option.name in dict(operation.fixed) or \
+                    option.kind in ("index", "item") and given is option.default:
+                continue
+            if option.kind == "index":
+                self.operands.append((option.name, "i64", cutlass.Int64(given)))
+            elif option.kind == "item":
+                self.operands.append((option.name, element, self._item(option, given, dtype)))
+            elif option.kind == "payload":
+                option_dtype, option_items = self._payload_facts(given, option.name)
+                if option_items != items:
+                    self.error(f"{option.name} needs one entry per item ({items}); got "
+                               f"{option_items}")
+                self.operands.append((option.name,
+                                      f"memref<{items}x{_ELEMENTS[option_dtype]}>",
+                                      given.iterator))
+        results = []
+        if operation.result == "item" or operation.result == "fresh" and items is None:
+            results.append(dtype)
+        site = Site(op=operation.name, group=_Group(self.group),
+                    operands=tuple((role, site_type) for role, site_type, _ in self.operands),
+                    attributes=tuple(sorted(self.attributes.items())),
+                    element_type=element, block_dims=self.block, storage=None,
+                    filename=self.where.rsplit(":", 1)[0],
+                    line=int(self.where.rsplit(":", 1)[1]), col=0,
+                    result_types=tuple(_ELEMENTS[t] for t in results))
+        returned = _bitcode.call(site, [v for _, _, v in self.operands],
+                                 results[0] if results else None)
+        if operation.result == "payload":
+            return self.roles["payload"]
+        return output if output is not None else returned
+
+    def _literal(self, option, value):
+        allowed = option.choices if option.kind == "choice" else (False, True)
+        if option.kind == "choice" and isinstance(value, str):
+            value = _spellings.choice(value)
+        if value is None and option.kind == "choice":
+            return None
+        if value not in allowed:
+            self.error(f"{option.name} must be a compile-time constant, one of "
+                       f"{', '.join(map(repr, allowed))}; got {value!r}")
+        return value
+
+    def _operator(self, option):
+        value = self.options[option.name]
+        name = _spellings.operator_name(value)
+        if name not in option.choices:
+            self.error(f"{option.name} must be one of {', '.join(map(repr, option.choices))} "
+                       f"(or an operator function that is one of them) in CuTe kernels; got "
+                       f"{value!r}")
+        return name
+
+    def _item(self, option, value, dtype):
+        if isinstance(value, (bool, int, float)):
+            return dtype(value)
+        if type(value) is not dtype:
+            self.error(f"{option.name} has type {type(value).__name__} but the payload's "
+                       f"items are {dtype.__name__}; convert it, e.g. {dtype.__name__}(...)")
+        return value
+
+    def _payload_facts(self, value, what):
+        """(dtype, items) of a register tensor; (dtype, None) for a scalar."""
+        if isinstance(value, cutlass.Numeric):
+            if not self.operation.scalar_value:
+                self.error(f"{what} must be a register tensor (coop.ThreadData(n, dtype) or "
+                           f"cute.make_rmem_tensor); got a scalar")
+            if type(value) not in _ELEMENTS:
+                self.error(f"{what} has unsupported type {type(value).__name__}")
+            return type(value), None
+        if not isinstance(value, cute.Tensor) or str(value.memspace) != "rmem":
+            self.error(f"{what} must be a register tensor (coop.ThreadData(n, dtype) or "
+                       f"cute.make_rmem_tensor); got {type(value).__name__}")
+        dtype = value.element_type
+        if dtype not in _ELEMENTS:
+            self.error(f"{what} has items of unsupported type {dtype.__name__}")
+        layout = value.layout
+        if not cute.is_static(layout):
+            self.error(f"{what} needs a static layout")
+        items = cute.size(layout)
+        if any(layout(i) != i for i in range(items)):
+            self.error(f"{what} must hold its items contiguously in order (layout ({items}):(1)); "
+                       f"got {layout}")
+        return dtype, items
+
+    def _memory(self, role, tensor, dtype, items):
+        """The tile's memory: a pointer to its first element, and the site's
+        memref of the group's tile."""
+        if not isinstance(tensor, cute.Tensor) or str(tensor.memspace) not in ("gmem", "smem"):
+            self.error(f"the {role} must be a global or shared cute.Tensor; got "
+                       f"{type(tensor).__name__}")
+        if tensor.element_type is not dtype:
+            self.error(f"the {role} holds {tensor.element_type.__name__} but the payload "
+                       f"holds {dtype.__name__}")
+        stride = tensor.layout.stride
+        stride = stride[0] if isinstance(stride, tuple) else stride
+        if stride != 1:
+            self.error(f"the {role} must have unit stride (its tile's items adjacent); got "
+                       f"layout {tensor.layout}")
+        pointer = tensor.iterator
+        offset = self.options.get("offset")
+        if offset is not None:
+            # The site takes the tile's first element: the offset moves the pointer.
+            pointer = pointer + offset
+            self.options["offset"] = None
+        tile = items * self.threads
+        return role, f"memref<{tile}x{_ELEMENTS[dtype]}>", pointer
+
+
+class _Group:
+    """A site's group: `mlir` is its !coop.group type."""
+
+    def __init__(self, mlir: str):
+        self.mlir = mlir
+
+    def __repr__(self) -> str:
+        return self.mlir
