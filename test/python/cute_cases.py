@@ -1,0 +1,299 @@
+"""CuTe DSL kernels with cuda.coop calls, their inputs and NumPy results.
+
+CuTe DSL is too large to carry to the GPU machine, so the kernels are
+compiled here (`build`: one folder per case with its cubin, PTX, inputs and
+expected outputs) and launched there by `test_cute_gpu.py` through the CUDA
+driver. `python cute_cases.py DIR` builds every case into DIR.
+
+Every kernel has one tile of `THREADS * ITEMS` items per block, `BLOCKS`
+blocks, and tensors of static shape: CuTe passes each as one pointer.
+"""
+
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
+
+THREADS, ITEMS, BLOCKS = 128, 4, 3
+TILE = THREADS * ITEMS
+N = TILE * BLOCKS
+ARCH = "sm_90a"
+
+
+def _striped(a):
+    """A tile's items in striped order as blocked payloads: thread t, item i
+    holds a[i * T + t]."""
+    return a.reshape(BLOCKS, ITEMS, THREADS).transpose(0, 2, 1).reshape(-1)
+
+
+def _blocked_to_striped(a):
+    return a.reshape(BLOCKS, THREADS, ITEMS).transpose(0, 2, 1).reshape(-1)
+
+
+def _tiles(a):
+    return a.reshape(BLOCKS, TILE)
+
+
+def _exclusive(a, op, identity):
+    tiles = _tiles(a)
+    out = np.empty_like(tiles)
+    for b, tile in enumerate(tiles):
+        running = identity
+        for k, x in enumerate(tile):
+            out[b, k] = running
+            running = op(running, x)
+    return out.reshape(-1)
+
+
+def _inclusive(a, op):
+    return np.stack([op.accumulate(t) for t in _tiles(a)]).reshape(-1)
+
+
+def _warp_reduce(a, op):
+    """Per block: the reduction of each warp's items, written by its lane 0
+    at out[block * WARPS + warp]."""
+    return op.reduce(a.reshape(BLOCKS * THREADS // 32, 32 * ITEMS), axis=1)
+
+
+def cases():
+    """name -> (kernel factory, dtype, expected(a) -> dict of outputs)."""
+    import cutlass
+
+    from cuda import coop
+
+    coop.register("cute")
+    i32, f32, u32 = cutlass.Int32, cutlass.Float32, cutlass.Uint32
+    made = {}
+    for algorithm in ("direct", "striped", "vectorize", "transpose", "warp_transpose"):
+        expected = _striped if algorithm == "striped" else (lambda a: a)
+        made[f"load_{algorithm}"] = (_copy_kernel(algorithm, "direct"), i32,
+                                     lambda a, e=expected: {"out": e(a)})
+        expected = _blocked_to_striped if algorithm == "striped" else (lambda a: a)
+        made[f"store_{algorithm}"] = (_copy_kernel("direct", algorithm), i32,
+                                      lambda a, e=expected: {"out": e(a)})
+    made["load_valid_items"] = (_partial_kernel(), i32, _partial_expected)
+    made["exchange_striped_to_blocked"] = (_exchange_kernel("striped_to_blocked"), i32,
+                                           lambda a: {"out": _striped(a)})
+    made["exchange_blocked_to_striped"] = (_exchange_kernel("blocked_to_striped"), i32,
+                                           lambda a: {"out": _blocked_to_striped(a)})
+    made["shuffle_up"] = (_shuffle_kernel("up"), i32, _shuffle_up_expected)
+    made["sum_block_i32"] = (_reduce_kernel("block", "sum"), i32,
+                             lambda a: {"out": _tiles(a).sum(axis=1, dtype=np.int32)})
+    made["sum_block_f32"] = (_reduce_kernel("block", "sum"), f32,
+                             lambda a: {"out": _tiles(a).sum(axis=1, dtype=np.float32)})
+    made["max_block_u32"] = (_reduce_kernel("block", "max"), u32,
+                             lambda a: {"out": _tiles(a).max(axis=1)})
+    made["min_warp_i32"] = (_reduce_kernel("warp", "min"), i32,
+                            lambda a: {"out": _warp_reduce(a, np.minimum)})
+    made["exclusive_sum_block"] = (_scan_kernel("exclusive_sum"), i32,
+                                   lambda a: {"out": _exclusive(a, np.add, np.int32(0))})
+    made["inclusive_sum_block"] = (_scan_kernel("inclusive_sum"), i32,
+                                   lambda a: {"out": _inclusive(a, np.add)})
+    made["inclusive_max_block"] = (_scan_kernel("inclusive_scan", "max"), i32,
+                                   lambda a: {"out": _inclusive(a, np.maximum)})
+    made["exclusive_min_block_initial"] = (
+        _scan_kernel("exclusive_scan", "min", initial=7), i32,
+        lambda a: {"out": _exclusive(a, np.minimum, np.int32(7))})
+    return made
+
+
+def _host(kernel, outputs):
+    import cutlass.cute as cute
+
+    if outputs == 1:
+        @cute.jit
+        def host(m_in: cute.Tensor, m_out: cute.Tensor):
+            kernel(m_in, m_out).launch(grid=(BLOCKS, 1, 1), block=(THREADS, 1, 1))
+    else:
+        @cute.jit
+        def host(m_in: cute.Tensor, m_out: cute.Tensor, m_extra: cute.Tensor):
+            kernel(m_in, m_out, m_extra).launch(grid=(BLOCKS, 1, 1), block=(THREADS, 1, 1))
+    return host
+
+
+def _copy_kernel(load_algorithm, store_algorithm):
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items,
+                  algorithm=load_algorithm)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), items,
+                   algorithm=store_algorithm)
+
+    return _host(kernel, 1)
+
+
+VALID = TILE - 77
+
+
+def _partial_expected(a):
+    out = a.copy()
+    for b in range(BLOCKS):
+        out[b * TILE + VALID:(b + 1) * TILE] = -5
+    return {"out": out}
+
+
+def _partial_kernel():
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items,
+                  algorithm="transpose", valid_items=VALID, oob_default=-5)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), items)
+
+    return _host(kernel, 1)
+
+
+def _exchange_kernel(mode):
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        moved = coop.exchange(block, items, mode=mode)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
+
+    return _host(kernel, 1)
+
+
+def _shuffle_up_expected(a):
+    """Up by one item of the block's tile: item k takes item k - 1; the first
+    item keeps its own value (CUB's Up leaves it)."""
+    tiles = _tiles(a).copy()
+    tiles[:, 1:] = _tiles(a)[:, :-1]
+    return {"out": tiles.reshape(-1)}
+
+
+def _shuffle_kernel(mode):
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        moved = coop.shuffle(block, items, mode=mode)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
+
+    return _host(kernel, 1)
+
+
+def _reduce_kernel(scope, op):
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(coop.this_block(), cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        if cutlass.const_expr(scope == "block"):
+            total = coop.reduce(coop.this_block(), items, op)
+            if tidx == 0:
+                g_out[bidx] = total
+        else:
+            total = coop.reduce(coop.this_warp(), items, op)
+            if tidx % 32 == 0:
+                g_out[bidx * (THREADS // 32) + tidx // 32] = total
+
+    return _host(kernel, 1)
+
+
+def _scan_kernel(name, op=None, initial=None):
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    function = getattr(coop, name)
+    operator = () if op is None else (op,)
+    initial_value = {} if initial is None else {"initial_value": initial}
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        scanned = function(block, items, *operator, **initial_value)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), scanned)
+
+    return _host(kernel, 1)
+
+
+_NUMPY = {"Int32": np.int32, "Uint32": np.uint32, "Float32": np.float32}
+
+
+def inputs(dtype_name: str, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    numpy_type = _NUMPY[dtype_name]
+    if numpy_type == np.float32:
+        return rng.integers(-8, 9, N).astype(np.float32)
+    if numpy_type == np.uint32:
+        return rng.integers(0, 2**32, N, dtype=np.uint64).astype(np.uint32)
+    return rng.integers(-1000, 1000, N).astype(numpy_type)
+
+
+def compile_case(name, directory):
+    """Compiles case `name` into `directory`; returns (cubin, ptx) paths."""
+    import cutlass.cute as cute
+    from cutlass.cute.runtime import make_fake_compact_tensor
+
+    factory, dtype, expected = cases()[name]
+    a = inputs(dtype.__name__)
+    outputs = expected(a)
+    out_dtype = dtype
+    out_shape = outputs["out"].shape
+    directory.mkdir(parents=True, exist_ok=True)
+    cute.compile(factory, make_fake_compact_tensor(dtype, (N,)),
+                 make_fake_compact_tensor(out_dtype, out_shape),
+                 options=f"--gpu-arch {ARCH} --keep-ptx --keep-cubin "
+                         f"--dump-dir={directory}")
+    cubin = next(directory.glob("*.cubin"))
+    ptx = next(directory.glob("*.ptx"))
+    entry = re.search(r"\.entry\s+(\w+)\(", ptx.read_text()).group(1)
+    np.savez(directory / "data.npz", a=a, **outputs)
+    (directory / "launch.json").write_text(json.dumps({
+        "entry": entry, "cubin": cubin.name, "grid": BLOCKS, "block": THREADS,
+        "outputs": ["out"]}))
+    return cubin, ptx
+
+
+def build(directory):
+    names = sorted(cases())
+    for name in names:
+        compile_case(name, directory / name)
+    return names
+
+
+if __name__ == "__main__":
+    built = build(Path(sys.argv[1]))
+    print(f"built {len(built)} CuTe cases into {sys.argv[1]}")

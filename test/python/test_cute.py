@@ -1,0 +1,196 @@
+"""cuda.coop in CuTe DSL kernels, compiled without a GPU (CUTE_DSL_ARCH=sm_90a):
+every case of `cute_cases.py` compiles to a cubin with its coop calls inlined,
+and calls CuTe kernels cannot make raise a CoopCompileError that says why."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
+cutlass = pytest.importorskip("cutlass")
+cute = pytest.importorskip("cutlass.cute")
+
+import cute_cases  # noqa: E402
+from cutlass.cute.runtime import make_fake_compact_tensor  # noqa: E402
+
+from cuda import coop  # noqa: E402
+from cuda.coop import _compiler  # noqa: E402
+from cuda.coop._errors import CoopCompileError  # noqa: E402
+from cuda.coop._sites import Site  # noqa: E402
+
+coop.register("cute")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("cute")
+    cute_cases.build(directory)
+    return directory
+
+
+@pytest.mark.parametrize("name", sorted(cute_cases.cases()))
+def test_case_compiles_inlined(name, built):
+    ptx = next((built / name).glob("*.ptx")).read_text()
+    assert next((built / name).glob("*.cubin")).stat().st_size > 0
+    assert f".reqntid {cute_cases.THREADS}, 1, 1" in ptx
+    # The sites are linked and inlined: no calls, and each site's scratch is
+    # a static shared buffer of the kernel.
+    assert not re.search(r"^\s*call", ptx, re.M)
+    assert ".extern" not in ptx
+
+
+def _ptx(built, name):
+    return next((built / name).glob("*.ptx")).read_text()
+
+
+def test_direct_copy_has_no_barrier_and_no_scratch(built):
+    ptx = _ptx(built, "load_direct")
+    assert "bar.sync" not in ptx and ".shared" not in ptx
+
+
+def test_block_sum_uses_redux_and_one_scratch_buffer(built):
+    ptx = _ptx(built, "sum_block_i32")
+    assert "redux.sync.add" in ptx
+    assert len(re.findall(r"\.shared .*__coop_scratch", ptx)) == 1
+    # The leading barrier (the site's buffer may be in use by a previous
+    # execution) and the one between the warps' partials and their sum.
+    assert ptx.count("bar.sync") == 2
+
+
+def test_unsigned_max_compares_unsigned(built):
+    assert re.search(r"max\.u32|redux\.sync\.max\.u32", _ptx(built, "max_block_u32"))
+
+
+def _compile(kernel_body, dtype=None):
+    """Compiles a one-tensor kernel whose body is `kernel_body(tensor)`."""
+    dtype = dtype or cutlass.Int32
+
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        kernel_body(g)
+
+    @cute.jit
+    def host(m: cute.Tensor):
+        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+    cute.compile(host, make_fake_compact_tensor(dtype, (512,)))
+
+
+def _raises(match, body, dtype=None):
+    with pytest.raises(Exception) as caught:
+        _compile(body, dtype)
+    error = caught.value
+    while not isinstance(error, CoopCompileError) and (error.__cause__ or error.__context__):
+        error = error.__cause__ or error.__context__
+    assert isinstance(error, CoopCompileError), repr(caught.value)
+    assert re.search(match, str(error)), str(error)
+    assert "test_cute.py" in str(error)  # the call's own line
+
+
+def test_operation_not_yet_available_names_the_supported_ones():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.radix_sort_keys(coop.this_block(), items)
+    _raises(r"coop\.radix_sort_keys is not available in CuTe kernels yet; they support "
+            r"load, store", body)
+
+
+def test_load_into_a_scalar_is_an_error():
+    def body(g):
+        coop.load(coop.this_block(), g, cutlass.Int32(1))
+    _raises(r"the payload must be a register tensor", body)
+
+
+def test_temp_storage_is_refused_with_the_reason():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items, temp_storage=object())
+    _raises(r"temp_storage is not supported in CuTe kernels: each call .* has a shared "
+            r"buffer of its own", body)
+
+
+def test_block_aggregate_is_refused():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.exclusive_sum(coop.this_block(), items, block_aggregate=True)
+    _raises(r"block_aggregate is not supported", body)
+
+
+def test_memory_of_another_item_type_is_an_error():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Float32)
+        coop.load(coop.this_block(), g, items)
+    _raises(r"the source holds Int32 but the payload holds Float32", body)
+
+
+def test_an_unknown_operator_is_an_error():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.reduce(coop.this_block(), items, "average")
+    _raises(r"binary_op must be one of 'sum'", body)
+
+
+def test_thread_data_needs_a_cute_dtype():
+    def body(g):
+        coop.ThreadData(4)
+    _raises(r"ThreadData in a CuTe kernel needs its dtype", body)
+
+
+def test_a_non_group_first_argument_is_an_error():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.sum(128, items)
+    _raises(r"the first argument is a group", body)
+
+
+def test_scratch_past_static_shared_memory_is_an_error():
+    def body(g):
+        items = coop.ThreadData(64, cutlass.Int64)
+        coop.exchange(coop.this_block(), items)
+    with pytest.raises(Exception) as caught:
+        _compile(body, cutlass.Int64)
+    assert "exceeds 48 KiB of static shared memory" in str(caught.value) or \
+        "exceeds 48 KiB of static shared memory" in repr(caught.value.__context__)
+
+
+def test_outside_a_kernel_the_marker_still_raises():
+    with pytest.raises(coop.CompilerMarkerError, match="inside a GPU kernel"):
+        coop.sum(coop.this_block(), 1)
+
+
+class _Block:
+    mlir = "!coop.group<block>"
+
+
+def test_bitcode_has_no_module_flags_and_nvvm_layout():
+    site = Site(op="sum", group=_Block(), operands=(("value", "memref<4xi32>"),),
+                attributes=(("binary_op", "sum"),), element_type="i32",
+                block_dims=(128, 1, 1), storage=None, filename="k.py", line=3, col=0,
+                result_types=("i32",))
+    bitcode = _compiler.emit_site_bitcode(site.data(), 90)
+    assert bitcode[:4] == b"BC\xc0\xde"
+    assert b"Debug Info Version" not in bitcode
+    assert b"nvptx64-nvidia-cuda" in bitcode
+    assert site.data()[0].encode() in bitcode
+    disassembler = _llvm_dis()
+    if disassembler:
+        text = subprocess.run([disassembler, "-o", "-"], input=bitcode, capture_output=True,
+                              check=True).stdout.decode()
+        assert 'target datalayout = "e-p:64:64:64-p3:32:32:32' in text
+        assert f"define i32 @{site.data()[0]}(ptr %0)" in text
+        assert "!llvm.module.flags" not in text
+
+
+def _llvm_dis():
+    """llvm-dis of the LLVM kit the build uses (xtc-llvm-dev), where installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("llvm")
+    for root in (spec.submodule_search_locations if spec else None) or ():
+        candidate = os.path.join(root, "bin", "llvm-dis")
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("llvm-dis")
