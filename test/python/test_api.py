@@ -115,8 +115,8 @@ def test_temp_storage_protocol_is_the_four_facts():
 
 
 def test_register_rejects_unknown_backends():
-    with pytest.raises(ValueError, match="unsupported cuda.coop backend 'cutlass'"):
-        coop.register("cutlass")
+    with pytest.raises(ValueError, match="unsupported cuda.coop backend 'triton'"):
+        coop.register("triton")
 
 
 def _python(code: str, **env):

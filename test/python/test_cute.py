@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -194,3 +195,18 @@ def _llvm_dis():
         if os.access(candidate, os.X_OK):
             return candidate
     return shutil.which("llvm-dis")
+
+
+def test_the_example_compiles(tmp_path):
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "cute",
+                           "block_scan.py")
+    result = subprocess.run([sys.executable, os.path.abspath(example)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "compiled for sm_90a" in result.stdout
+    ptx = next(tmp_path.glob("*.ptx")).read_text()
+    assert "redux.sync.add" in ptx and "shfl.sync.up" in ptx
+
+
+def test_importing_the_backend_registers_it():
+    assert "cute" in __import__("cuda.coop._registration", fromlist=["x"]).registered()

@@ -18,7 +18,7 @@ BACKENDS = {
 # The compiler versions each adapter was built against (major.minor prefixes):
 # their extension points are private and change between releases.
 SUPPORTED_VERSIONS = {"numba-cuda-mlir": ("0.6.",), "cute": ("4.8.",)}
-ALIASES = {"numba_cuda_mlir": "numba-cuda-mlir", "cutlass": "cute", "cute-dsl": "cute"}
+ALIASES = {"numba_cuda_mlir": "numba-cuda-mlir"}
 DISABLE_AUTO = "CUDA_COOP_DISABLE_AUTO_DSL_REGISTRATION"
 
 _registered: set[str] = set()

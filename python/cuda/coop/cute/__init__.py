@@ -22,6 +22,7 @@ from .._registration import require_compiler as _require_compiler
 _require_compiler("cute")
 
 from .. import (  # noqa: E402,F401 -- the common API, under this namespace too
+    ThreadData,
     ThreadGroup,
     exchange,
     exclusive_scan,
@@ -38,7 +39,6 @@ from .. import (  # noqa: E402,F401 -- the common API, under this namespace too
     this_block,
     this_warp,
 )
-from .._markers import ThreadData  # noqa: E402,F401
 from ._tracing import SUPPORTED  # noqa: E402
 
 
@@ -55,3 +55,6 @@ __all__ = [
     "inclusive_scan", "inclusive_sum", "load", "reduce", "register", "scan", "shuffle", "store",
     "sum", "this_block", "this_warp",
 ]
+
+
+register("cute")
