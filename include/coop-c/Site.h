@@ -130,7 +130,9 @@ COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
 /// DSL's `cute.ffi`) and returns that bitcode as the result's output. The
 /// site's function is public and takes payloads as bare pointers (to the
 /// caller's register arrays), indices as i64 and other values by value; it
-/// returns its one result, if any. Its scratch is a static shared buffer of
+/// returns its first result and writes each other one through a pointer
+/// parameter appended after the operands (a host's foreign call returns one
+/// value). Its scratch is a static shared buffer of
 /// its own that every execution reuses, so a site that uses scratch starts
 /// with a barrier of its group: the previous execution's reads are done.
 /// Scratch past 48 KiB (dynamic shared memory) is an error. The module has

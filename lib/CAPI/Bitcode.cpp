@@ -17,7 +17,9 @@
 #include "coop/Conversion/Passes.h"
 #include "coop/InitAll.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -59,6 +61,32 @@ static void syncBeforeScratch(func::FuncOp function) {
     OpBuilder b(op);
     BarrierOp::create(b, op->getLoc(), op.getGroup());
   });
+}
+
+/// `function` returning its first result and writing the others through
+/// trailing pointer parameters, one per result: a host's foreign call
+/// returns one value.
+static void resultsThroughPointers(func::FuncOp function) {
+  FunctionType type = function.getFunctionType();
+  if (type.getNumResults() <= 1)
+    return;
+  Location loc = function.getLoc();
+  SmallVector<Type> inputs(type.getInputs());
+  SmallVector<Value> outs;
+  for (Type result : type.getResults().drop_front()) {
+    auto out = MemRefType::get({1}, result);
+    inputs.push_back(out);
+    outs.push_back(function.front().addArgument(out, loc));
+  }
+  function.walk([&](func::ReturnOp ret) {
+    OpBuilder b(ret);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (auto [value, out] : llvm::zip(ret.getOperands().drop_front(), outs))
+      memref::StoreOp::create(b, loc, value, out, zero);
+    ret->setOperands(ret.getOperand(0));
+  });
+  function.setType(FunctionType::get(function.getContext(), inputs,
+                                     type.getResults().take_front()));
 }
 
 static PassManager *coopStage(int sm) {
@@ -116,6 +144,7 @@ CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm) {
   loc = function->getLoc();
   function->setPublic();
   syncBeforeScratch(*function);
+  resultsThroughPointers(*function);
   PassManager *coop = coopStage(sm);
   if (!coop || failed(coop->run(*module)))
     return result;

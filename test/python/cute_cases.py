@@ -52,7 +52,7 @@ def _exclusive(a, op, identity):
 
 
 def _inclusive(a, op):
-    return np.stack([op.accumulate(t) for t in _tiles(a)]).reshape(-1)
+    return np.stack([op.accumulate(t, dtype=a.dtype) for t in _tiles(a)]).reshape(-1)
 
 
 def _warp_reduce(a, op):
@@ -100,20 +100,197 @@ def cases():
     made["exclusive_min_block_initial"] = (
         _scan_kernel("exclusive_scan", "min", initial=7), i32,
         lambda a: {"out": _exclusive(a, np.minimum, np.int32(7))})
+    made["exclusive_sum_aggregate"] = (_aggregate_kernel(), i32, lambda a: {
+        "out": _exclusive(a, np.add, np.int32(0)),
+        "extra": _tiles(a).sum(axis=1, dtype=np.int32)})
+    made["inclusive_sum_scalar_aggregate"] = (_scalar_aggregate_kernel(), i32,
+                                              _scalar_aggregate_expected)
+    made["select_odd"] = (_select_kernel(), i32, _select_expected)
+    made["reduce_batched_warp"] = (_batched_kernel(), i32, lambda a: {
+        "out": a.reshape(BLOCKS * THREADS // 32, 32, ITEMS).sum(axis=1, dtype=np.int32)
+        .reshape(-1)})
+    for name in ("radix_sort_keys", "merge_sort_keys"):
+        made[name] = (_sort_kernel(name), i32,
+                      lambda a: {"out": np.sort(_tiles(a), axis=1).reshape(-1)})
+    for name in ("radix_sort_pairs", "merge_sort_pairs", "argsort"):
+        made[name] = (_sort_kernel(name), i32, _stable_sort_expected)
+    made["topk_max_keys"] = (_topk_kernel(), i32, lambda a: {
+        "out": -np.sort(-_tiles(a), axis=1)[:, :TOP_K].reshape(-1)})
     return made
 
 
-def _host(kernel, outputs):
+def _aggregate_kernel():
     import cutlass.cute as cute
 
-    if outputs == 1:
-        @cute.jit
-        def host(m_in: cute.Tensor, m_out: cute.Tensor):
-            kernel(m_in, m_out).launch(grid=(BLOCKS, 1, 1), block=(THREADS, 1, 1))
-    else:
-        @cute.jit
-        def host(m_in: cute.Tensor, m_out: cute.Tensor, m_extra: cute.Tensor):
-            kernel(m_in, m_out, m_extra).launch(grid=(BLOCKS, 1, 1), block=(THREADS, 1, 1))
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        scanned, total = coop.exclusive_sum(block, items, block_aggregate=True)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), scanned)
+        if tidx == 0:
+            g_extra[bidx] = total
+
+    return _host(kernel)
+
+
+def _scalar_aggregate_expected(a):
+    per_thread = a.reshape(BLOCKS, THREADS, ITEMS).sum(axis=2, dtype=np.int32)
+    return {"out": np.cumsum(per_thread, axis=1, dtype=np.int32).reshape(-1),
+            "extra": per_thread.sum(axis=1, dtype=np.int32)}
+
+
+def _scalar_aggregate_kernel():
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        mine = items[0] + items[1] + items[2] + items[3]
+        prefix, total = coop.inclusive_sum(block, mine, block_aggregate=True)
+        g_out[bidx * THREADS + tidx] = prefix
+        if tidx == 0:
+            g_extra[bidx] = total
+
+    return _host(kernel)
+
+
+def _select_expected(a):
+    out = np.full((BLOCKS, TILE), -1, np.int32)
+    counts = np.zeros(BLOCKS, np.int32)
+    for b, tile in enumerate(_tiles(a)):
+        kept = tile[(tile & 1) != 0]
+        out[b, :kept.size] = kept
+        counts[b] = kept.size
+    return {"out": out.reshape(-1), "extra": counts}
+
+
+def _select_kernel():
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        flags = coop.ThreadData(ITEMS, cutlass.Int32)
+        for i in cutlass.range_constexpr(ITEMS):
+            flags[i] = items[i] & 1
+        selected, count = coop.select(block, items, flags=flags)
+        for i in cutlass.range_constexpr(ITEMS):
+            if tidx * ITEMS + i >= count:
+                selected[i] = -1
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), selected)
+        if tidx == 0:
+            g_extra[bidx] = count
+
+    return _host(kernel)
+
+
+def _batched_kernel():
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(coop.this_block(), cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        sums = coop.reduce_batched(coop.this_warp(), items)
+        if tidx % 32 < ITEMS:
+            g_out[(bidx * (THREADS // 32) + tidx // 32) * ITEMS + tidx % 32] = sums[0]
+
+    return _host(kernel)
+
+
+def _stable_sort_expected(a):
+    order = np.argsort(_tiles(a), axis=1, kind="stable").astype(np.int32)
+    return {"out": np.take_along_axis(_tiles(a), order, axis=1).reshape(-1),
+            "extra": order.reshape(-1)}
+
+
+def _sort_kernel(name):
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    function = getattr(coop, name)
+    pairs = name.endswith("_pairs")
+    argsort = name == "argsort"
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        if cutlass.const_expr(pairs):
+            positions = coop.ThreadData(ITEMS, cutlass.Int32)
+            for i in cutlass.range_constexpr(ITEMS):
+                positions[i] = tidx * ITEMS + i
+            keys, moved = function(block, items, positions)
+            coop.store(block, cute.local_tile(g_extra, (TILE,), (bidx,)), moved)
+        elif cutlass.const_expr(argsort):
+            keys, moved = function(block, items)
+            coop.store(block, cute.local_tile(g_extra, (TILE,), (bidx,)), moved)
+        else:
+            keys = function(block, items)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), keys)
+
+    return _host(kernel)
+
+
+TOP_K = 37
+
+
+def _topk_kernel():
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, _, _ = cute.arch.block_idx()
+        tidx, _, _ = cute.arch.thread_idx()
+        block = coop.this_block()
+        items = coop.ThreadData(ITEMS, g_in.element_type)
+        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        top = coop.topk_max_keys(block, items, k=TOP_K)
+        for i in cutlass.range_constexpr(ITEMS):
+            if tidx * ITEMS + i < TOP_K:
+                g_out[bidx * TOP_K + tidx * ITEMS + i] = top[i]
+
+    return _host(kernel)
+
+
+def _host(kernel):
+    import cutlass.cute as cute
+
+    @cute.jit
+    def host(m_in: cute.Tensor, m_out: cute.Tensor, m_extra: cute.Tensor):
+        kernel(m_in, m_out, m_extra).launch(grid=(BLOCKS, 1, 1), block=(THREADS, 1, 1))
+
     return host
 
 
@@ -123,7 +300,7 @@ def _copy_kernel(load_algorithm, store_algorithm):
     from cuda import coop
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         block = coop.this_block()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -132,7 +309,7 @@ def _copy_kernel(load_algorithm, store_algorithm):
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), items,
                    algorithm=store_algorithm)
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 VALID = TILE - 77
@@ -151,7 +328,7 @@ def _partial_kernel():
     from cuda import coop
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         block = coop.this_block()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -159,7 +336,7 @@ def _partial_kernel():
                   algorithm="transpose", valid_items=VALID, oob_default=-5)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), items)
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 def _exchange_kernel(mode):
@@ -168,7 +345,7 @@ def _exchange_kernel(mode):
     from cuda import coop
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         block = coop.this_block()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -176,7 +353,7 @@ def _exchange_kernel(mode):
         moved = coop.exchange(block, items, mode=mode)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 def _shuffle_up_expected(a):
@@ -193,7 +370,7 @@ def _shuffle_kernel(mode):
     from cuda import coop
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         block = coop.this_block()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -201,7 +378,7 @@ def _shuffle_kernel(mode):
         moved = coop.shuffle(block, items, mode=mode)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 def _reduce_kernel(scope, op):
@@ -211,7 +388,7 @@ def _reduce_kernel(scope, op):
     from cuda import coop
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         tidx, _, _ = cute.arch.thread_idx()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -225,7 +402,7 @@ def _reduce_kernel(scope, op):
             if tidx % 32 == 0:
                 g_out[bidx * (THREADS // 32) + tidx // 32] = total
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 def _scan_kernel(name, op=None, initial=None):
@@ -238,7 +415,7 @@ def _scan_kernel(name, op=None, initial=None):
     initial_value = {} if initial is None else {"initial_value": initial}
 
     @cute.kernel
-    def kernel(g_in: cute.Tensor, g_out: cute.Tensor):
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, _ = cute.arch.block_idx()
         block = coop.this_block()
         items = coop.ThreadData(ITEMS, g_in.element_type)
@@ -246,7 +423,7 @@ def _scan_kernel(name, op=None, initial=None):
         scanned = function(block, items, *operator, **initial_value)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), scanned)
 
-    return _host(kernel, 1)
+    return _host(kernel)
 
 
 _NUMPY = {"Int32": np.int32, "Uint32": np.uint32, "Float32": np.float32}
@@ -264,17 +441,19 @@ def inputs(dtype_name: str, seed: int = 1):
 
 def compile_case(name, directory):
     """Compiles case `name` into `directory`; returns (cubin, ptx) paths."""
+    import cutlass
     import cutlass.cute as cute
     from cutlass.cute.runtime import make_fake_compact_tensor
 
+    types = {"int32": cutlass.Int32, "uint32": cutlass.Uint32, "float32": cutlass.Float32}
     factory, dtype, expected = cases()[name]
     a = inputs(dtype.__name__)
     outputs = expected(a)
-    out_dtype = dtype
-    out_shape = outputs["out"].shape
+    outputs.setdefault("extra", np.zeros(1, np.int32))
     directory.mkdir(parents=True, exist_ok=True)
-    cute.compile(factory, make_fake_compact_tensor(dtype, (N,)),
-                 make_fake_compact_tensor(out_dtype, out_shape),
+    fakes = [make_fake_compact_tensor(types[outputs[k].dtype.name], outputs[k].shape)
+             for k in ("out", "extra")]
+    cute.compile(factory, make_fake_compact_tensor(dtype, (N,)), *fakes,
                  options=f"--gpu-arch {ARCH} --keep-ptx --keep-cubin "
                          f"--dump-dir={directory}")
     cubin = next(directory.glob("*.cubin"))
@@ -283,7 +462,7 @@ def compile_case(name, directory):
     np.savez(directory / "data.npz", a=a, **outputs)
     (directory / "launch.json").write_text(json.dumps({
         "entry": entry, "cubin": cubin.name, "grid": BLOCKS, "block": THREADS,
-        "outputs": ["out"]}))
+        "outputs": sorted(outputs)}))
     return cubin, ptx
 
 

@@ -61,6 +61,13 @@ def test_block_sum_uses_redux_and_one_scratch_buffer(built):
     assert ptx.count("bar.sync") == 2
 
 
+def test_a_second_result_comes_back_through_registers(built):
+    # The scalar scan's aggregate: written through a pointer to a one-item
+    # register tensor, which inlining leaves in a register.
+    ptx = _ptx(built, "inclusive_sum_scalar_aggregate")
+    assert ".local" not in ptx and "st.local" not in ptx
+
+
 def test_unsigned_max_compares_unsigned(built):
     assert re.search(r"max\.u32|redux\.sync\.max\.u32", _ptx(built, "max_block_u32"))
 
@@ -94,9 +101,31 @@ def _raises(match, body, dtype=None):
 def test_operation_not_yet_available_names_the_supported_ones():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)
-        coop.radix_sort_keys(coop.this_block(), items)
-    _raises(r"coop\.radix_sort_keys is not available in CuTe kernels yet; they support "
+        coop.histogram(coop.this_block(), items, bins=16)
+    _raises(r"coop\.histogram is not available in CuTe kernels yet; they support "
             r"load, store", body)
+
+
+def test_a_comparison_function_is_refused_with_the_reason():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.merge_sort_keys(coop.this_block(), items, compare_op=lambda a, b: a < b)
+    _raises(r"compare_op would be a CuTe function, which our bitcode cannot call; sort by "
+            r"the keys' own order", body)
+
+
+def test_topk_needs_k():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.topk_max_keys(coop.this_block(), items, k=None)
+    _raises(r"needs k=, how many keys to select", body)
+
+
+def test_a_radix_tile_past_the_counters_is_the_verifier_s_error():
+    def body(g):
+        items = coop.ThreadData(600, cutlass.Int8)
+        coop.radix_sort_keys(coop.this_block(), items)
+    _raises(r"65535|65,535", body, cutlass.Int8)
 
 
 def test_load_into_a_scalar_is_an_error():
@@ -111,13 +140,6 @@ def test_temp_storage_is_refused_with_the_reason():
         coop.load(coop.this_block(), g, items, temp_storage=object())
     _raises(r"temp_storage is not supported in CuTe kernels: each call .* has a shared "
             r"buffer of its own", body)
-
-
-def test_block_aggregate_is_refused():
-    def body(g):
-        items = coop.ThreadData(4, cutlass.Int32)
-        coop.exclusive_sum(coop.this_block(), items, block_aggregate=True)
-    _raises(r"block_aggregate is not supported", body)
 
 
 def test_memory_of_another_item_type_is_an_error():

@@ -28,17 +28,23 @@ CACHE_ENV = "CUDA_COOP_CUTE_CACHE"
 _LOWERED: dict[tuple, tuple[str, str]] = {}  # (site data, sm) -> (function, path)
 
 
-def call(site, values: list, result_type):
+def call(site, values: list, results: list) -> list:
     """Calls `site`'s function on `values` (CuTe values, in the site's
-    parameter order); its result as `result_type`, or None."""
+    parameter order); its results, as the CuTe types `results` name. The
+    first comes back from the call, the others through one-item register
+    tensors (the function's trailing pointer parameters)."""
     sm = _sm()
     data = site.data()
     name, path = _LOWERED.get((data, sm)) or _lower(data, sm)
+    outs = [cute.make_rmem_tensor((1,), t) for t in results[1:]]
     parameters = [_parameter(site_type) for _, site_type in site.operands]
-    function = cute.ffi(name=name, params_types=parameters, return_type=result_type,
-                        source=path)
-    returned = function(*values)
-    return None if result_type is None else result_type(returned)
+    parameters += [llvm.PointerType.get() for _ in outs]
+    function = cute.ffi(name=name, params_types=parameters,
+                        return_type=results[0] if results else None, source=path)
+    returned = function(*values, *(out.iterator for out in outs))
+    if not results:
+        return []
+    return [results[0](returned)] + [out[0] for out in outs]
 
 
 def _lower(data: tuple, sm: int) -> tuple[str, str]:

@@ -18,7 +18,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass._mlir import ir
 
-from .. import _spellings
+from .. import _ods, _spellings
 from .._errors import CoopCompileError
 from .._groups import WARP_THREADS, ThreadGroup
 from .._operations import BY_NAME
@@ -26,7 +26,9 @@ from .._sites import Site
 from . import _bitcode
 
 SUPPORTED = ("load", "store", "exchange", "shuffle", "reduce", "sum", "scan", "inclusive_scan",
-             "exclusive_scan", "inclusive_sum", "exclusive_sum")
+             "exclusive_scan", "inclusive_sum", "exclusive_sum", "select", "reduce_batched",
+             "radix_sort_keys", "radix_sort_pairs", "argsort", "topk_max_keys", "topk_min_keys",
+             "topk_max_pairs", "topk_min_pairs", "merge_sort_keys", "merge_sort_pairs")
 """The operations a CuTe kernel can call (besides ``ThreadData``)."""
 
 # Options whose values a bitcode site cannot take yet: each names why.
@@ -35,16 +37,13 @@ _UNSUPPORTED_OPTIONS = {
                     "temp_storage out",
     "prefix_op": "a prefix callback would be a CuTe function our bitcode cannot call; "
                  "scan each tile and carry the running total in the kernel",
-    "block_aggregate": "a call returns one value through cute.ffi; reduce the tile with "
-                       "coop.reduce for its aggregate",
-    "block_prefix": "a call returns one value through cute.ffi",
-    "block_suffix": "a call returns one value through cute.ffi",
 }
 
 _ELEMENTS = {cutlass.Int8: "i8", cutlass.Int16: "i16", cutlass.Int32: "i32",
              cutlass.Int64: "i64", cutlass.Uint8: "i8", cutlass.Uint16: "i16",
              cutlass.Uint32: "i32", cutlass.Uint64: "i64", cutlass.Float16: "f16",
              cutlass.BFloat16: "bf16", cutlass.Float32: "f32", cutlass.Float64: "f64"}
+_UNSIGNED = (cutlass.Uint8, cutlass.Uint16, cutlass.Uint32, cutlass.Uint64)
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -148,8 +147,19 @@ class _Call:
             if option.name in _UNSUPPORTED_OPTIONS and value not in (None, False):
                 self.error(f"{option.name} is not supported in CuTe kernels: "
                            f"{_UNSUPPORTED_OPTIONS[option.name]}")
-            if option.kind in ("choice", "flag"):
+            if option.kind in ("predicate", "comparator") and value is not None:
+                self.error(f"{option.name} would be a CuTe function, which our bitcode cannot "
+                           "call; " + ("pass flags= instead" if option.kind == "predicate"
+                                       else "sort by the keys' own order (descending= "
+                                            "reverses it)"))
+            if option.kind in ("choice", "flag") and option.name not in operation.result_options:
                 self.attributes[option.name] = self._literal(option, value)
+        if operation.name.startswith("topk_"):
+            k = self.options["k"]
+            if isinstance(k, bool) or not isinstance(k, (int, cutlass.Integer)) or \
+                    isinstance(k, int) and k < 0:
+                self.error(f"needs k=, how many keys to select (a non-negative integer); "
+                           f"got {k!r}")
         value = self.roles.get("value", self.roles.get("payload"))
         dtype, items = self._payload_facts(value, "the payload")
         element = _ELEMENTS[dtype]
@@ -157,41 +167,50 @@ class _Call:
             argument = self.roles[role]
             if role in ("source", "destination"):
                 self.operands.append(self._memory(role, argument, dtype, items))
-            elif items is None:
-                self.operands.append((role, element, dtype(argument)))
+            elif role == "values":
+                values_dtype, values_items = self._payload_facts(argument, "the values")
+                if values_items != items:
+                    self.error(f"the values need one item per key ({items}); got "
+                               f"{values_items}")
+                self.operands.append(self._payload_operand(role, argument, values_dtype,
+                                                           values_items))
             else:
-                self.operands.append((role, f"memref<{items}x{element}>", argument.iterator))
+                self.operands.append(self._payload_operand(role, argument, dtype, items))
         for option in operation.options:
             if option.kind == "operator":
                 self.attributes[option.name] = self._operator(option)
-        if operation.combines and dtype in (cutlass.Uint8, cutlass.Uint16, cutlass.Uint32,
-                                            cutlass.Uint64):
+        ods = _ods.OPS[operation.dialect_op]
+        if dtype in _UNSIGNED and operation.ods_name("unsigned") in dict(ods["attributes"]):
             self.attributes["unsigned"] = True
-        output = None
-        if operation.result == "fresh" and items is not None:
-            output = cute.make_rmem_tensor((items,), dtype)
-            self.operands.append(("output", f"memref<{items}x{element}>", output.iterator))
+        outputs = self._outputs(dtype, items)
+        self.operands.extend(outputs)
         for option in operation.options:
             given = self.options[option.name]
-            # A runtime option left at its default is the op's default.
+            # A runtime option left at its default is the op's default; the
+            # options that shape the result are not operands.
             if given is None or option.name in dict(operation.fixed) or \
+                    option.name in operation.result_options or \
                     option.kind in ("index", "item") and given is option.default:
                 continue
             if option.kind == "index":
                 self.operands.append((option.name, "i64", cutlass.Int64(given)))
             elif option.kind == "item":
                 self.operands.append((option.name, element, self._item(option, given, dtype)))
-            elif option.kind == "payload":
-                option_dtype, option_items = self._payload_facts(given, option.name)
+            elif option.kind in ("payload", "flags"):
+                option_dtype, option_items = self._payload_facts(given, option.name,
+                                                                 scalar=False)
                 if option_items != items:
                     self.error(f"{option.name} needs one entry per item ({items}); got "
                                f"{option_items}")
-                self.operands.append((option.name,
-                                      f"memref<{items}x{_ELEMENTS[option_dtype]}>",
-                                      given.iterator))
+                self.operands.append(self._payload_operand(option.name, given, option_dtype,
+                                                           items))
         results = []
         if operation.result == "item" or operation.result == "fresh" and items is None:
             results.append(dtype)
+        added = [flag for flag in operation.result_flags if self.attributes.get(flag)]
+        results.extend(dtype for _ in added)
+        if operation.counted:
+            results.append(cutlass.Int32)
         site = Site(op=operation.name, group=_Group(self.group),
                     operands=tuple((role, site_type) for role, site_type, _ in self.operands),
                     attributes=tuple(sorted(self.attributes.items())),
@@ -199,11 +218,42 @@ class _Call:
                     filename=self.where.rsplit(":", 1)[0],
                     line=int(self.where.rsplit(":", 1)[1]), col=0,
                     result_types=tuple(_ELEMENTS[t] for t in results))
-        returned = _bitcode.call(site, [v for _, _, v in self.operands],
-                                 results[0] if results else None)
+        returned = _bitcode.call(site, [v for _, _, v in self.operands], results)
         if operation.result == "payload":
             return self.roles["payload"]
-        return output if output is not None else returned
+        made = [tensor for _, _, tensor in self._made] + list(returned)
+        return tuple(made) if len(made) > 1 else made[0] if made else None
+
+    def _payload_operand(self, role, value, dtype, items):
+        if items is None:
+            return role, _ELEMENTS[dtype], dtype(value)
+        return role, f"memref<{items}x{_ELEMENTS[dtype]}>", value.iterator
+
+    def _outputs(self, dtype, items):
+        """The register tensors the operation fills and returns, as operands
+        (`self._made` keeps them with their tensors)."""
+        operation = self.operation
+        made = []
+        if items is None and operation.result in ("sorted", "argsorted", "batches"):
+            self.error("the keys must be a register tensor (coop.ThreadData(n, dtype)) in "
+                       "CuTe kernels")
+        if operation.result == "fresh" and items is not None:
+            made.append(("output", dtype, items))
+        elif operation.result == "batches":
+            width = self.threads if self.roles["group"].kind == "threads_within_warp" \
+                else WARP_THREADS
+            made.append(("output", dtype, -(-items // width)))
+        elif operation.result in ("sorted", "argsorted"):
+            made.append(("output", dtype, items))
+            if operation.result == "argsorted":
+                made.append(("values_output", cutlass.Int32, items))
+            elif "values" in operation.positional:
+                made.append(("values_output", self.roles["values"].element_type, items))
+        elif operation.result not in ("item", "payload", "none", "fresh"):
+            self.error(f"returns {operation.result}, which CuTe kernels do not take yet")
+        self._made = [(role, f"memref<{count}x{_ELEMENTS[t]}>",
+                       cute.make_rmem_tensor((count,), t)) for role, t, count in made]
+        return [(role, site_type, tensor.iterator) for role, site_type, tensor in self._made]
 
     def _literal(self, option, value):
         allowed = option.choices if option.kind == "choice" else (False, True)
@@ -233,10 +283,10 @@ class _Call:
                        f"items are {dtype.__name__}; convert it, e.g. {dtype.__name__}(...)")
         return value
 
-    def _payload_facts(self, value, what):
+    def _payload_facts(self, value, what, scalar=None):
         """(dtype, items) of a register tensor; (dtype, None) for a scalar."""
         if isinstance(value, cutlass.Numeric):
-            if not self.operation.scalar_value:
+            if not (self.operation.scalar_value if scalar is None else scalar):
                 self.error(f"{what} must be a register tensor (coop.ThreadData(n, dtype) or "
                            f"cute.make_rmem_tensor); got a scalar")
             if type(value) not in _ELEMENTS:
