@@ -132,15 +132,28 @@ COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
 /// caller's register arrays), indices as i64 and other values by value; it
 /// returns its first result and writes each other one through a pointer
 /// parameter appended after the operands (a host's foreign call returns one
-/// value). Its scratch is a static shared buffer of
-/// its own that every execution reuses, so a site that uses scratch starts
-/// with a barrier of its group: the previous execution's reads are done.
-/// Scratch past 48 KiB (dynamic shared memory) is an error. The module has
-/// the NVPTX triple and NVVM's data layout and no module flags (a host
-/// module's "Debug Info Version" flag conflicts with ours). `sm` as for
-/// coopLowerSite. Never NULL.
-COOP_CAPI_EXPORTED CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site,
-                                                          int sm);
+/// value). A site that uses scratch starts with a barrier of its group (the
+/// scratch's previous use, by this site or another, is over) and our passes
+/// place the barriers inside it. A block's site takes its scratch at offset 0
+/// of `sharedBuffer`, a shared global it declares, when that is given
+/// (non-NULL, non-empty), and sets `*sharedSize` and `*sharedAlignment` to
+/// what it needs of it (0: none); the host defines the buffer once per
+/// kernel, as large and aligned as its sites need (coopEmitScratchBitcode),
+/// linked after every site that declares it.
+/// Any other site's scratch is a static buffer of its own. Scratch past 48
+/// KiB (dynamic shared memory) is an error. The module has the NVPTX triple
+/// and NVVM's data layout and no module flags (a host module's "Debug Info
+/// Version" flag conflicts with ours). `sm` as for coopLowerSite. Never NULL.
+COOP_CAPI_EXPORTED CoopPipelineResult coopEmitSiteBitcode(
+    const CoopSite *site, int sm, const char *sharedBuffer, int64_t *sharedSize,
+    int64_t *sharedAlignment);
+
+/// LLVM bitcode defining `name`, a shared (address space 3) byte array of
+/// `size` bytes aligned to `alignment`: the buffer block sites declare.
+/// Never NULL.
+COOP_CAPI_EXPORTED CoopPipelineResult coopEmitScratchBitcode(const char *name,
+                                                             int64_t size,
+                                                             int64_t alignment);
 
 /// A block of a kernel skeleton: its sites and block barriers in order, and
 /// the blocks it may branch to (none: the kernel returns).

@@ -28,8 +28,11 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::coop;
@@ -126,7 +129,50 @@ static void registerTranslations(MLIRContext &context) {
   registered = true;
 }
 
-CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm) {
+/// Whether the site's op is a block's and uses scratch.
+static bool usesBlockScratch(func::FuncOp function) {
+  bool found = false;
+  function.walk([&](CollectiveOpInterface op) {
+    auto group = dyn_cast<GroupType>(op.getGroup().getType());
+    if (!group || group.getKind() != GroupKind::block || !hasScratchEffect(op))
+      return;
+    FailureOr<TileGeometry> tile = getTileGeometry(op);
+    found |= succeeded(tile) && op.getScratchLayout(*tile).has_value();
+  });
+  return found;
+}
+
+CoopPipelineResult coopEmitScratchBitcode(const char *name, int64_t size,
+                                          int64_t alignment) {
+  auto *result = new CoopPipelineResultImpl;
+  if (!name || !*name || size <= 0 || alignment <= 0 ||
+      !llvm::isPowerOf2_64(alignment)) {
+    result->diagnostics.push_back(
+        {COOP_SEVERITY_ERROR, "<unknown>",
+         "a scratch buffer needs a name, a positive size and a power-of-two "
+         "alignment"});
+    return result;
+  }
+  llvm::LLVMContext llvmContext;
+  llvm::Module module(name, llvmContext);
+  module.setTargetTriple(llvm::Triple(kNVPTXTriple));
+  module.setDataLayout(kNVVMDataLayout);
+  auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(llvmContext), size);
+  auto *global = new llvm::GlobalVariable(
+      module, type, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+      llvm::UndefValue::get(type), name, nullptr,
+      llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  global->setAlignment(llvm::Align(alignment));
+  llvm::raw_string_ostream os(result->output);
+  llvm::WriteBitcodeToFile(module, os);
+  result->succeeded = true;
+  return result;
+}
+
+CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm,
+                                       const char *sharedBuffer,
+                                       int64_t *sharedSize,
+                                       int64_t *sharedAlignment) {
   auto *result = new CoopPipelineResultImpl;
   if (!site) {
     result->diagnostics.push_back({COOP_SEVERITY_ERROR, "<unknown>", "no site"});
@@ -143,11 +189,30 @@ CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm) {
     return result;
   loc = function->getLoc();
   function->setPublic();
+  bool shared = sharedBuffer && *sharedBuffer && usesBlockScratch(*function);
+  if (shared)
+    (*function)->setAttr(kScratchSymbolAttr, StringAttr::get(&context, sharedBuffer));
   syncBeforeScratch(*function);
   resultsThroughPointers(*function);
   PassManager *coop = coopStage(sm);
   if (!coop || failed(coop->run(*module)))
     return result;
+  if (sharedSize)
+    *sharedSize = 0;
+  if (sharedAlignment)
+    *sharedAlignment = 0;
+  if (shared) {
+    // The buffer becomes a declaration of the host's definition: every
+    // block site of a kernel starts at its offset 0.
+    auto global = module->lookupSymbol<memref::GlobalOp>(sharedBuffer);
+    if (global) {
+      if (sharedSize)
+        *sharedSize = global.getType().getNumElements();
+      if (sharedAlignment)
+        *sharedAlignment = global.getAlignment().value_or(1);
+      global.setPublic();
+    }
+  }
   bool dynamic = false;
   module->walk([&](gpu::DynamicSharedMemoryOp) { dynamic = true; });
   if (dynamic) {

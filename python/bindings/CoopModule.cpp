@@ -264,13 +264,21 @@ nb::dict describeSite(nb::handle data) {
   return described;
 }
 
-nb::bytes emitSiteBitcode(nb::handle data, int sm) {
+nb::tuple emitSiteBitcode(nb::handle data, int sm, const std::string &sharedBuffer) {
   SiteData site(data);
   ResultPtr result;
+  int64_t size = 0, alignment = 0;
   {
     nb::gil_scoped_release release;
-    result.reset(coopEmitSiteBitcode(&site.site, sm));
+    result.reset(coopEmitSiteBitcode(&site.site, sm, sharedBuffer.c_str(), &size,
+                                     &alignment));
   }
+  std::string bitcode = outputOrRaise(result.get());
+  return nb::make_tuple(nb::bytes(bitcode.data(), bitcode.size()), size, alignment);
+}
+
+nb::bytes emitScratchBitcode(const std::string &name, int64_t size, int64_t alignment) {
+  ResultPtr result(coopEmitScratchBitcode(name.c_str(), size, alignment));
   std::string bitcode = outputOrRaise(result.get());
   return nb::bytes(bitcode.data(), bitcode.size());
 }
@@ -358,12 +366,21 @@ NB_MODULE(_compiler, m) {
         "places it) and `exact_block` (the kernel should declare its block "
         "exact). Raises PipelineError with the diagnostics.");
   m.def("emit_site_bitcode", &emitSiteBitcode, nb::arg("site"), nb::arg("sm") = 0,
+        nb::arg("shared_buffer") = "",
         "Lower the call site `site` (as lower_site takes it) on its own for a "
         "host compiler that links LLVM bitcode (CuTe DSL's cute.ffi): a "
-        "public function taking payloads as bare pointers, its scratch a "
-        "static shared buffer of its own behind a leading barrier of its "
-        "group, with NVVM's data layout and no module flags. Returns the "
-        "bitcode. Raises PipelineError with the diagnostics.");
+        "public function taking payloads as bare pointers, a leading barrier "
+        "of its group when it uses scratch, NVVM's data layout and no module "
+        "flags. A block site's scratch is at offset 0 of `shared_buffer` "
+        "(declared) when given, any other's a static buffer of its own. "
+        "Returns (bitcode, size, alignment): what the site needs of the "
+        "shared buffer (0, 0: nothing). Raises PipelineError with the "
+        "diagnostics.");
+  m.def("emit_scratch_bitcode", &emitScratchBitcode, nb::arg("name"), nb::arg("size"),
+        nb::arg("alignment"),
+        "LLVM bitcode defining `name`, a shared byte array of `size` bytes "
+        "aligned to `alignment` (the buffer block sites of emit_site_bitcode "
+        "declare). Raises PipelineError for a bad size or alignment.");
   m.def("plan_skeleton", &planSkeleton, nb::arg("sites"), nb::arg("storage_of"),
         nb::arg("blocks"), nb::kw_only(), nb::arg("repeated") = false,
         nb::arg("source_name") = "<coop>",

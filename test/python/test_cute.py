@@ -55,7 +55,7 @@ def test_direct_copy_has_no_barrier_and_no_scratch(built):
 def test_block_sum_uses_redux_and_one_scratch_buffer(built):
     ptx = _ptx(built, "sum_block_i32")
     assert "redux.sync.add" in ptx
-    assert len(re.findall(r"\.shared .*__coop_scratch", ptx)) == 1
+    assert re.findall(r"\.shared \.align \d+ \.b8 (\w+)", ptx) == ["__coop_scratch_block"]
     # The leading barrier (the site's buffer may be in use by a previous
     # execution) and the one between the warps' partials and their sum.
     assert ptx.count("bar.sync") == 2
@@ -193,7 +193,8 @@ def test_bitcode_has_no_module_flags_and_nvvm_layout():
                 attributes=(("binary_op", "sum"),), element_type="i32",
                 block_dims=(128, 1, 1), storage=None, filename="k.py", line=3, col=0,
                 result_types=("i32",))
-    bitcode = _compiler.emit_site_bitcode(site.data(), 90)
+    bitcode, size, alignment = _compiler.emit_site_bitcode(site.data(), 90)
+    assert (size, alignment) == (0, 0)  # no shared buffer asked for: its own
     assert bitcode[:4] == b"BC\xc0\xde"
     assert b"Debug Info Version" not in bitcode
     assert b"nvptx64-nvidia-cuda" in bitcode
@@ -205,6 +206,39 @@ def test_bitcode_has_no_module_flags_and_nvvm_layout():
         assert 'target datalayout = "e-p:64:64:64-p3:32:32:32' in text
         assert f"define i32 @{site.data()[0]}(ptr %0)" in text
         assert "!llvm.module.flags" not in text
+        assert f"@__coop_scratch_{site.data()[0]} = private addrspace(3) global [16 x i8]" \
+            in text
+
+
+def test_block_sites_declare_one_shared_buffer_the_host_defines():
+    site = Site(op="sum", group=_Block(), operands=(("value", "memref<4xi32>"),),
+                attributes=(("binary_op", "sum"),), element_type="i32",
+                block_dims=(128, 1, 1), storage=None, filename="k.py", line=3, col=0,
+                result_types=("i32",))
+    bitcode, size, alignment = _compiler.emit_site_bitcode(site.data(), 90, "buffer")
+    assert (size, alignment) == (16, 16)  # a slot a warp for 4 warps
+    definition = _compiler.emit_scratch_bitcode("buffer", 640, 16)
+    disassembler = _llvm_dis()
+    if disassembler:
+        def text(code):
+            return subprocess.run([disassembler, "-o", "-"], input=code, capture_output=True,
+                                  check=True).stdout.decode()
+        assert "@buffer = external addrspace(3) global [16 x i8], align 16" in text(bitcode)
+        assert "@buffer = addrspace(3) global [640 x i8] undef, align 16" in text(definition)
+    with pytest.raises(_compiler.PipelineError, match="power-of-two alignment"):
+        _compiler.emit_scratch_bitcode("buffer", 640, 3)
+
+
+def test_a_kernel_s_block_sites_share_one_buffer(built):
+    # One buffer as large as the largest site's scratch, as CUB's union of
+    # temp storage: the scan with its aggregate (656 B) here, the transpose
+    # store (2 KiB) below, not the sum of the sites'.
+    ptx = _ptx(built, "exclusive_sum_aggregate")
+    buffers = re.findall(r"\.shared \.align \d+ \.b8 (\w+)\[(\d+)\]", ptx)
+    assert buffers == [("__coop_scratch_block", "656")]
+    ptx = _ptx(built, "store_transpose")
+    assert re.findall(r"\.shared \.align \d+ \.b8 (\w+)\[(\d+)\]", ptx) == \
+        [("__coop_scratch_block", "2048")]
 
 
 def _llvm_dis():

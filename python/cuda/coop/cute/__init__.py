@@ -56,11 +56,15 @@ from ._tracing import SUPPORTED  # noqa: E402
 
 
 def _activate() -> None:
+    from cutlass.cutlass_dsl import BaseDSL
+
     from .. import _markers
+    from ._bitcode import finalize
     from ._tracing import trace
 
     if trace not in _markers._tracers:
         _markers._tracers.append(trace)
+    BaseDSL._get_dsl().register_trace_finalize_hook(finalize)
 
 
 __all__ = [

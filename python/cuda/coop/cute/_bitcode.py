@@ -5,6 +5,14 @@ the tile's memory become pointers, runtime integers i64, items and the
 result values. The bitcode is written to a file named by its content: CuTe
 caches compiled kernels by the path of a linked library, not its bytes, so a
 path never holds two different bitcodes. Sites are lowered once per process.
+
+Every block site of a kernel takes its scratch at offset 0 of one shared
+buffer, `SHARED_BUFFER`, as CUB's kernels share one union of temp storage:
+each such site starts with a block barrier, so the previous site's reads are
+over before it writes. The sites declare the buffer; once CuTe has traced
+the kernel, `finalize` adds to its module's link libraries a definition as
+large as the largest site needs. Warp sites keep buffers of their own (a
+warp barrier does not wait for the other warps' reads).
 """
 
 from __future__ import annotations
@@ -25,7 +33,11 @@ from .._errors import CoopCompileError
 CACHE_ENV = "CUDA_COOP_CUTE_CACHE"
 """The directory of the bitcode files (default: one per user in the temp dir)."""
 
+SHARED_BUFFER = "__coop_scratch_block"
+
 _LOWERED: dict[tuple, tuple[str, str]] = {}  # (site data, sm) -> (function, path)
+# A site bitcode's path -> the (size, alignment) of SHARED_BUFFER it needs.
+_SHARED_NEEDS: dict[str, tuple[int, int]] = {}
 
 
 def call(site, values: list, results: list) -> list:
@@ -49,13 +61,22 @@ def call(site, values: list, results: list) -> list:
 
 def _lower(data: tuple, sm: int) -> tuple[str, str]:
     try:
-        bitcode = _compiler.emit_site_bitcode(data, sm)
+        bitcode, size, alignment = _compiler.emit_site_bitcode(data, sm, SHARED_BUFFER)
     except _compiler.PipelineError as error:
         raise CoopCompileError(str(error)) from None
+    path = _write(bitcode)
+    if size:
+        _SHARED_NEEDS[path] = (size, alignment)
+    _LOWERED[(data, sm)] = data[0], path
+    return data[0], path
+
+
+def _write(bitcode: bytes, prefix: str = "") -> str:
+    """The path of a file holding `bitcode`, named by its content."""
     directory = os.environ.get(CACHE_ENV) or os.path.join(
         tempfile.gettempdir(), f"cuda-coop-cute-{os.getuid()}")
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, hashlib.sha256(bitcode).hexdigest()[:32] + ".bc")
+    path = os.path.join(directory, prefix + hashlib.sha256(bitcode).hexdigest()[:32] + ".bc")
     if not os.path.exists(path):
         # Written whole under another name first: a concurrent reader never
         # sees part of a file.
@@ -63,8 +84,43 @@ def _lower(data: tuple, sm: int) -> tuple[str, str]:
         with open(partial, "wb") as file:
             file.write(bitcode)
         os.replace(partial, path)
-    _LOWERED[(data, sm)] = data[0], path
-    return data[0], path
+    return path
+
+
+def finalize(dsl, module, function_name) -> None:
+    """CuTe's trace-finalize hook: each gpu.module whose link libraries
+    declare the shared buffer also links its definition, as large and
+    aligned as the largest of them needs."""
+    from cutlass._mlir import ir
+
+    with module.context:
+        for op in _gpu_modules(module.operation):
+            if "link-libraries" not in op.attributes:
+                continue
+            libraries = [ir.StringAttr(a).value for a in op.attributes["link-libraries"]]
+            needs = [_SHARED_NEEDS[p] for p in libraries if p in _SHARED_NEEDS]
+            if not needs:
+                continue
+            size = max(n for n, _ in needs)
+            alignment = max(a for _, a in needs)
+            # CuTe links the libraries in sorted order, each into the kernel's
+            # module in turn; a declaration linked after the definition made a
+            # second buffer, so the definition's name sorts last.
+            definition = _write(_compiler.emit_scratch_bitcode(SHARED_BUFFER, size, alignment),
+                                prefix="~scratch-")
+            if definition not in libraries:
+                op.attributes["link-libraries"] = ir.ArrayAttr.get(
+                    [ir.StringAttr.get(p) for p in sorted(libraries + [definition])])
+
+
+def _gpu_modules(operation):
+    for region in operation.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                if op.operation.name == "gpu.module":
+                    yield op.operation
+                else:
+                    yield from _gpu_modules(op.operation)
 
 
 def _parameter(site_type: str):
