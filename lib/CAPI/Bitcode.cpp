@@ -13,8 +13,6 @@
 
 #include "coop/Dialect/Coop/IR/CoopCollective.h"
 #include "coop/Dialect/Coop/IR/CoopOps.h"
-#include "coop/Dialect/Coop/Transforms/Passes.h"
-#include "coop/Conversion/Passes.h"
 #include "coop/InitAll.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,7 +24,6 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -90,20 +87,6 @@ static void resultsThroughPointers(func::FuncOp function) {
   });
   function.setType(FunctionType::get(function.getContext(), inputs,
                                      type.getResults().take_front()));
-}
-
-static PassManager *coopStage(int sm) {
-  return threadPassManager(("<bitcode coop sm " + Twine(sm) + ">").str(),
-                           [&](PassManager &pm) {
-                             pm.addPass(createCoopPlanScratch());
-                             pm.addPass(createCoopInsertBarriers());
-                             ConvertCoopToGPUOptions options;
-                             options.sm = sm;
-                             pm.addPass(createConvertCoopToGPU(options));
-                             pm.addPass(createCanonicalizerPass());
-                             pm.addPass(createCSEPass());
-                             return success();
-                           });
 }
 
 static PassManager *nvvmStage() {
@@ -194,7 +177,7 @@ CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm,
     (*function)->setAttr(kScratchSymbolAttr, StringAttr::get(&context, sharedBuffer));
   syncBeforeScratch(*function);
   resultsThroughPointers(*function);
-  PassManager *coop = coopStage(sm);
+  PassManager *coop = stagePassManager(COOP_SITE_LOWER, sm);
   if (!coop || failed(coop->run(*module)))
     return result;
   if (sharedSize)

@@ -136,8 +136,7 @@ FailureOr<func::FuncOp> mlir::coop::capi::buildSiteFunction(
   return function;
 }
 
-/// This thread's pass manager for `stage` at compute capability `sm`.
-static PassManager *stagePassManager(CoopSiteStage stage, int sm) {
+PassManager *mlir::coop::capi::stagePassManager(CoopSiteStage stage, int sm) {
   std::string key = ("<site " + Twine(int(stage)) + " sm " + Twine(sm) + ">").str();
   return threadPassManager(key, [&](PassManager &pm) {
     if (stage != COOP_SITE_LOWER_PLACED)

@@ -68,6 +68,11 @@ FailureOr<func::FuncOp> buildSiteFunction(ModuleOp module, const CoopSite &site,
                                           const CoopSitePlacement *placement,
                                           Diagnostics &diagnostics);
 
+/// This thread's pass manager for `stage` at compute capability `sm`: plan
+/// the site's scratch, and for the lowerings its barriers (unplaced) and the
+/// conversion to gpu/nvvm.
+PassManager *stagePassManager(CoopSiteStage stage, int sm);
+
 } // namespace mlir::coop::capi
 
 #endif // COOP_LIB_CAPI_SITEBUILDER_H

@@ -126,11 +126,7 @@ def _aggregate_kernel():
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, block, items = _loaded(g_in)
         scanned, total = coop.exclusive_sum(block, items, block_aggregate=True)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), scanned)
         if tidx == 0:
@@ -152,11 +148,7 @@ def _scalar_aggregate_kernel():
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, block, items = _loaded(g_in)
         mine = items[0] + items[1] + items[2] + items[3]
         prefix, total = coop.inclusive_sum(block, mine, block_aggregate=True)
         g_out[bidx * THREADS + tidx] = prefix
@@ -184,11 +176,7 @@ def _select_kernel():
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, block, items = _loaded(g_in)
         flags = coop.ThreadData(ITEMS, cutlass.Int32)
         for i in cutlass.range_constexpr(ITEMS):
             flags[i] = items[i] & 1
@@ -210,10 +198,7 @@ def _batched_kernel():
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(coop.this_block(), cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, _, items = _loaded(g_in)
         sums = coop.reduce_batched(coop.this_warp(), items)
         if tidx % 32 < ITEMS:
             g_out[(bidx * (THREADS // 32) + tidx // 32) * ITEMS + tidx % 32] = sums[0]
@@ -239,11 +224,7 @@ def _sort_kernel(name):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, block, items = _loaded(g_in)
         if cutlass.const_expr(pairs):
             positions = coop.ThreadData(ITEMS, cutlass.Int32)
             for i in cutlass.range_constexpr(ITEMS):
@@ -271,11 +252,7 @@ def _topk_kernel():
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, block, items = _loaded(g_in)
         top = coop.topk_max_keys(block, items, k=TOP_K)
         for i in cutlass.range_constexpr(ITEMS):
             if tidx * ITEMS + i < TOP_K:
@@ -294,6 +271,21 @@ def _host(kernel):
     return host
 
 
+def _loaded(g_in, algorithm="direct"):
+    """The prologue of every kernel: (block index, thread index, the block,
+    its tile of g_in loaded into a payload)."""
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    bidx, _, _ = cute.arch.block_idx()
+    tidx, _, _ = cute.arch.thread_idx()
+    block = coop.this_block()
+    items = coop.ThreadData(ITEMS, g_in.element_type)
+    coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items, algorithm=algorithm)
+    return bidx, tidx, block, items
+
+
 def _copy_kernel(load_algorithm, store_algorithm):
     import cutlass.cute as cute
 
@@ -301,11 +293,7 @@ def _copy_kernel(load_algorithm, store_algorithm):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items,
-                  algorithm=load_algorithm)
+        bidx, _, block, items = _loaded(g_in, load_algorithm)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), items,
                    algorithm=store_algorithm)
 
@@ -346,10 +334,7 @@ def _exchange_kernel(mode):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, _, block, items = _loaded(g_in)
         moved = coop.exchange(block, items, mode=mode)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
 
@@ -371,10 +356,7 @@ def _shuffle_kernel(mode):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, _, block, items = _loaded(g_in)
         moved = coop.shuffle(block, items, mode=mode)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
 
@@ -389,10 +371,7 @@ def _reduce_kernel(scope, op):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        tidx, _, _ = cute.arch.thread_idx()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(coop.this_block(), cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, tidx, _, items = _loaded(g_in)
         if cutlass.const_expr(scope == "block"):
             total = coop.reduce(coop.this_block(), items, op)
             if tidx == 0:
@@ -416,10 +395,7 @@ def _scan_kernel(name, op=None, initial=None):
 
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
-        bidx, _, _ = cute.arch.block_idx()
-        block = coop.this_block()
-        items = coop.ThreadData(ITEMS, g_in.element_type)
-        coop.load(block, cute.local_tile(g_in, (TILE,), (bidx,)), items)
+        bidx, _, block, items = _loaded(g_in)
         scanned = function(block, items, *operator, **initial_value)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), scanned)
 
