@@ -1,6 +1,8 @@
 """The benchmark scripts keep working: their CPU halves run here (the GPU
 halves run on the H200, see docs/performance.md)."""
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -1309,3 +1311,21 @@ def test_new_family_benchmarks_compile_only(tmp_path, script, filters, kernels):
     rows = [line for line in result.stdout.splitlines() if line.startswith(("tile ", "loop "))]
     assert len(rows) == kernels, result.stdout
     assert f"local memory: none in {kernels} kernels" in result.stdout
+
+
+def test_cute_reduce_scan_build_step(tmp_path):
+    """cute_reduce_scan's build step (CuTe DSL, no GPU): the block sum and scan rows at 256x4
+    int32, each a cubin whose block calls share one scratch buffer, and the launch facts the
+    GPU step reads."""
+    pytest.importorskip("cutlass")
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cute_reduce_scan.py"),
+                             "build", str(tmp_path), "tile", "all", "int32", "256", "4"],
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "CUTE_DSL_ARCH": "sm_90a"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "built 9 CuTe rows" in result.stdout  # sum, inclusive and exclusive sum, 3 each
+    for folder in tmp_path.iterdir():
+        facts = json.loads((folder / "launch.json").read_text())
+        assert facts["key"][:1] == ["tile"] and (folder / facts["cubin"]).stat().st_size
+        ptx = next(folder.glob("*.ptx")).read_text()
+        assert re.findall(r"\.shared \.align \d+ \.b8 (\w+)", ptx) == ["__coop_scratch_block"]
