@@ -116,7 +116,114 @@ def cases():
         made[name] = (_sort_kernel(name), i32, _stable_sort_expected)
     made["topk_max_keys"] = (_topk_kernel(), i32, lambda a: {
         "out": -np.sort(-_tiles(a), axis=1)[:, :TOP_K].reshape(-1)})
+    for algorithm in ("atomic", "sort"):
+        made[f"histogram_{algorithm}"] = (_histogram_kernel(algorithm), i32, _histogram_expected)
+    made["histogram_into_global"] = (_histogram_kernel("atomic", into=True), i32,
+                                     _histogram_expected)
+    made["run_length_decode_window"] = (_decode_kernel(), i32, _decode_expected)
+    made["run_length_decode_into"] = (_decode_into_kernel(), i32, _decode_into_expected)
     return made
+
+
+BINS = 16
+
+
+def _histogram_expected(a):
+    return {"out": np.concatenate([np.bincount(t & (BINS - 1), minlength=BINS)
+                                   for t in _tiles(a)]).astype(np.int32)}
+
+
+def _histogram_kernel(algorithm, into=False):
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, tidx, block, items = _loaded(g_in)
+        samples = coop.ThreadData(ITEMS, cutlass.Int32)
+        for i in cutlass.range_constexpr(ITEMS):
+            samples[i] = items[i] & (BINS - 1)
+        if cutlass.const_expr(into):
+            coop.histogram(block, samples, bins=BINS,
+                           out=cute.local_tile(g_out, (BINS,), (bidx,)))
+        else:
+            counts = coop.histogram(block, samples, bins=BINS, algorithm=algorithm)
+            if tidx < BINS:
+                g_out[bidx * BINS + tidx] = counts[0]
+
+    return _host(kernel)
+
+
+def _run_lengths(tile):
+    return (tile & 3) + 1
+
+
+def _decode_expected(a):
+    out, totals = [], []
+    for tile in _tiles(a):
+        stream = np.repeat(tile, _run_lengths(tile))
+        out.append(stream[:TILE])
+        totals.append(stream.size)
+    return {"out": np.concatenate(out).astype(np.int32),
+            "extra": np.array(totals, np.uint32)}
+
+
+def _decode_kernel():
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, tidx, block, items = _loaded(g_in)
+        lengths = coop.ThreadData(ITEMS, cutlass.Int32)
+        for i in cutlass.range_constexpr(ITEMS):
+            lengths[i] = (items[i] & 3) + 1
+        decoded, total = coop.run_length_decode(block, items, lengths,
+                                                decoded_items_per_thread=ITEMS,
+                                                total_decoded_size=True)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), decoded)
+        if tidx == 0:
+            g_extra[bidx] = total
+
+    return _host(kernel)
+
+
+STREAM = 4 * TILE  # the longest decoded stream of a tile (runs of 1 to 4)
+
+
+def _decode_into_expected(a):
+    out = np.zeros((BLOCKS, STREAM), np.int32)
+    totals = np.zeros(BLOCKS, np.uint32)
+    for b, tile in enumerate(_tiles(a)):
+        stream = np.repeat(tile, _run_lengths(tile))
+        out[b, :stream.size] = stream
+        totals[b] = stream.size
+    return {"out": out.reshape(-1), "extra": totals}
+
+
+def _decode_into_kernel():
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, tidx, block, items = _loaded(g_in)
+        lengths = coop.ThreadData(ITEMS, cutlass.Int32)
+        for i in cutlass.range_constexpr(ITEMS):
+            lengths[i] = (items[i] & 3) + 1
+        total = coop.run_length_decode_into(block, items, lengths,
+                                            cute.local_tile(g_out, (STREAM,), (bidx,)),
+                                            decoded_items_per_thread=ITEMS)
+        if tidx == 0:
+            g_extra[bidx] = total
+
+    return _host(kernel)
 
 
 def _aggregate_kernel():
@@ -421,7 +528,8 @@ def compile_case(name, directory):
     import cutlass.cute as cute
     from cutlass.cute.runtime import make_fake_compact_tensor
 
-    types = {"int32": cutlass.Int32, "uint32": cutlass.Uint32, "float32": cutlass.Float32}
+    types = {"int32": cutlass.Int32, "uint32": cutlass.Uint32, "float32": cutlass.Float32,
+             "int64": cutlass.Int64}
     factory, dtype, expected = cases()[name]
     a = inputs(dtype.__name__)
     outputs = expected(a)

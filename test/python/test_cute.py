@@ -101,8 +101,8 @@ def _raises(match, body, dtype=None):
 def test_operation_not_yet_available_names_the_supported_ones():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)
-        coop.histogram(coop.this_block(), items, bins=16)
-    _raises(r"coop\.histogram is not available in CuTe kernels yet; they support "
+        coop.radix_rank_keys(coop.this_block(), items)
+    _raises(r"coop\.radix_rank_keys is not available in CuTe kernels yet; they support "
             r"load, store", body)
 
 
@@ -112,6 +112,20 @@ def test_a_comparison_function_is_refused_with_the_reason():
         coop.merge_sort_keys(coop.this_block(), items, compare_op=lambda a, b: a < b)
     _raises(r"compare_op would be a CuTe function, which our bitcode cannot call; sort by "
             r"the keys' own order", body)
+
+
+def test_histogram_needs_bins():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.histogram(coop.this_block(), items, bins=0)
+    _raises(r"needs bins=, the number of bins", body)
+
+
+def test_decode_needs_its_window_size():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.run_length_decode(coop.this_block(), items, items, decoded_items_per_thread=0)
+    _raises(r"needs decoded_items_per_thread=", body)
 
 
 def test_topk_needs_k():

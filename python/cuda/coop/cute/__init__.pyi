@@ -7,6 +7,7 @@ from .. import argsort as argsort
 from .. import exchange as exchange
 from .. import exclusive_scan as exclusive_scan
 from .. import exclusive_sum as exclusive_sum
+from .. import histogram as histogram
 from .. import inclusive_scan as inclusive_scan
 from .. import inclusive_sum as inclusive_sum
 from .. import load as load
@@ -17,6 +18,8 @@ from .. import radix_sort_pairs as radix_sort_pairs
 from .. import reduce as reduce
 from .. import reduce_batched as reduce_batched
 from .. import register as register
+from .. import run_length_decode as run_length_decode
+from .. import run_length_decode_into as run_length_decode_into
 from .. import scan as scan
 from .. import select as select
 from .. import shuffle as shuffle

@@ -28,7 +28,8 @@ from . import _bitcode
 SUPPORTED = ("load", "store", "exchange", "shuffle", "reduce", "sum", "scan", "inclusive_scan",
              "exclusive_scan", "inclusive_sum", "exclusive_sum", "select", "reduce_batched",
              "radix_sort_keys", "radix_sort_pairs", "argsort", "topk_max_keys", "topk_min_keys",
-             "topk_max_pairs", "topk_min_pairs", "merge_sort_keys", "merge_sort_pairs")
+             "topk_max_pairs", "topk_min_pairs", "merge_sort_keys", "merge_sort_pairs",
+             "histogram", "run_length_decode", "run_length_decode_into")
 """The operations a CuTe kernel can call (besides ``ThreadData``)."""
 
 # Options whose values a bitcode site cannot take yet: each names why.
@@ -152,8 +153,14 @@ class _Call:
                            "call; " + ("pass flags= instead" if option.kind == "predicate"
                                        else "sort by the keys' own order (descending= "
                                             "reverses it)"))
-            if option.kind in ("choice", "flag") and option.name not in operation.result_options:
+            if option.name in operation.result_options:
+                continue
+            if option.kind in ("choice", "flag"):
                 self.attributes[option.name] = self._literal(option, value)
+            elif option.kind == "integer" and value is not None:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    self.error(f"{option.name} must be a compile-time int; got {value!r}")
+                self.attributes[option.name] = value
         if operation.name.startswith("topk_"):
             k = self.options["k"]
             if isinstance(k, bool) or not isinstance(k, (int, cutlass.Integer)) or \
@@ -165,15 +172,19 @@ class _Call:
         element = _ELEMENTS[dtype]
         for role in operation.positional[1:]:
             argument = self.roles[role]
-            if role in ("source", "destination"):
-                self.operands.append(self._memory(role, argument, dtype, items))
-            elif role == "values":
-                values_dtype, values_items = self._payload_facts(argument, "the values")
-                if values_items != items:
-                    self.error(f"the values need one item per key ({items}); got "
-                               f"{values_items}")
-                self.operands.append(self._payload_operand(role, argument, values_dtype,
-                                                           values_items))
+            if role in ("source", "destination") and operation.result == "decoded_length":
+                self.operands.append(self._memory(role, argument, dtype))
+            elif role in ("source", "destination"):
+                self.operands.append(self._memory(role, argument, dtype, items * self.threads))
+            elif role in ("values", "lengths"):
+                what = "the values" if role == "values" else "the run lengths"
+                role_dtype, role_items = self._payload_facts(argument, what)
+                if role_items != items:
+                    self.error(f"{what} need one item per " +
+                               ("key" if role == "values" else "run") +
+                               f" ({items}); got {role_items}")
+                self.operands.append(self._payload_operand(role, argument, role_dtype,
+                                                           role_items))
             else:
                 self.operands.append(self._payload_operand(role, argument, dtype, items))
         for option in operation.options:
@@ -204,6 +215,14 @@ class _Call:
                                f"{option_items}")
                 self.operands.append(self._payload_operand(option.name, given, option_dtype,
                                                            items))
+            elif option.kind == "counters":
+                counter_dtype, slots = self._payload_facts(given, option.name, scalar=False)
+                self.operands.append(self._payload_operand(option.name, given, counter_dtype,
+                                                           slots))
+            elif option.kind == "array":
+                array_dtype = given.element_type if isinstance(given, cute.Tensor) else None
+                self.operands.append(self._memory(option.name, given, array_dtype,
+                                                  self.attributes.get("bins")))
         results = []
         if operation.result == "item" or operation.result == "fresh" and items is None:
             results.append(dtype)
@@ -211,6 +230,10 @@ class _Call:
         results.extend(dtype for _ in added)
         if operation.counted:
             results.append(cutlass.Int32)
+        if operation.result == "decoded_length" or operation.result == "decoded" and \
+                self.options.get("total_decoded_size"):
+            results.append(self._dtype_option("decoded_offset_dtype", cutlass.Uint32,
+                                              (cutlass.Uint32, cutlass.Uint64)))
         site = Site(op=operation.name, group=_Group(self.group),
                     operands=tuple((role, site_type) for role, site_type, _ in self.operands),
                     attributes=tuple(sorted(self.attributes.items())),
@@ -234,26 +257,64 @@ class _Call:
         (`self._made` keeps them with their tensors)."""
         operation = self.operation
         made = []
-        if items is None and operation.result in ("sorted", "argsorted", "batches"):
-            self.error("the keys must be a register tensor (coop.ThreadData(n, dtype)) in "
-                       "CuTe kernels")
+        if items is None and operation.result in ("sorted", "argsorted", "batches", "decoded",
+                                                   "decoded_length"):
+            self.error("takes a register tensor (coop.ThreadData(n, dtype)) in CuTe kernels; "
+                       "got a scalar")
         if operation.result == "fresh" and items is not None:
             made.append(("output", dtype, items))
         elif operation.result == "batches":
             width = self.threads if self.roles["group"].kind == "threads_within_warp" \
                 else WARP_THREADS
             made.append(("output", dtype, -(-items // width)))
+        elif operation.result == "counters" and self.options.get("out") is None:
+            made.append(("output", *self._counters()))
+        elif operation.result == "decoded":
+            decoded = self.attributes.get("decoded_items_per_thread")
+            if not decoded or decoded < 1:
+                self.error("needs decoded_items_per_thread=, the decoded items each thread "
+                           "receives a window (a compile-time int >= 1)")
+            made.append(("output", dtype, decoded))
         elif operation.result in ("sorted", "argsorted"):
             made.append(("output", dtype, items))
             if operation.result == "argsorted":
                 made.append(("values_output", cutlass.Int32, items))
             elif "values" in operation.positional:
                 made.append(("values_output", self.roles["values"].element_type, items))
-        elif operation.result not in ("item", "payload", "none", "fresh"):
+        elif operation.result not in ("item", "payload", "none", "fresh", "counters",
+                                      "decoded_length"):
             self.error(f"returns {operation.result}, which CuTe kernels do not take yet")
         self._made = [(role, f"memref<{count}x{_ELEMENTS[t]}>",
                        cute.make_rmem_tensor((count,), t)) for role, t, count in made]
         return [(role, site_type, tensor.iterator) for role, site_type, tensor in self._made]
+
+    def _dtype_option(self, name, default, allowed):
+        given = self.options.get(name)
+        if given is None:
+            return default
+        if given not in allowed:
+            self.error(f"{name} must be one of {', '.join(t.__name__ for t in allowed)} "
+                       f"(cutlass types); got {given!r}")
+        return given
+
+    def _counters(self):
+        """(dtype, slots) of a histogram's fresh counters: accumulate's, else
+        counter_dtype (Int32) and bins_per_thread (ceil(bins / threads))."""
+        bins = self.attributes.get("bins")
+        if not bins or bins < 1:
+            self.error("needs bins=, the number of bins (a compile-time int >= 1)")
+        accumulate = self.options.get("accumulate")
+        if accumulate is not None:
+            return self._payload_facts(accumulate, "accumulate", scalar=False)
+        dtype = self._dtype_option("counter_dtype", cutlass.Int32,
+                                   (cutlass.Int32, cutlass.Uint32, cutlass.Int64,
+                                    cutlass.Uint64))
+        slots = self.options.get("bins_per_thread") or -(-bins // self.threads)
+        if slots * self.threads < bins:
+            self.error(f"counters of {slots} bins a thread hold {slots * self.threads} in a "
+                       f"block of {self.threads}; {bins} bins need bins_per_thread >= "
+                       f"{-(-bins // self.threads)}")
+        return dtype, slots
 
     def _literal(self, option, value):
         allowed = option.choices if option.kind == "choice" else (False, True)
@@ -307,15 +368,21 @@ class _Call:
                        f"got {layout}")
         return dtype, items
 
-    def _memory(self, role, tensor, dtype, items):
-        """The tile's memory: a pointer to its first element, and the site's
-        memref of the group's tile."""
+    def _memory(self, role, tensor, dtype, size=None):
+        """Memory the op reads or writes: a pointer to its first element, and
+        the site's memref of `size` items (the tensor's own static size when
+        None)."""
         if not isinstance(tensor, cute.Tensor) or str(tensor.memspace) not in ("gmem", "smem"):
             self.error(f"the {role} must be a global or shared cute.Tensor; got "
                        f"{type(tensor).__name__}")
-        if tensor.element_type is not dtype:
+        if dtype is not None and tensor.element_type is not dtype:
             self.error(f"the {role} holds {tensor.element_type.__name__} but the payload "
                        f"holds {dtype.__name__}")
+        dtype = tensor.element_type
+        if size is None:
+            size = cute.size(tensor.layout)
+            if not isinstance(size, int):
+                self.error(f"the {role} needs a static size (its layout is {tensor.layout})")
         stride = tensor.layout.stride
         stride = stride[0] if isinstance(stride, tuple) else stride
         if stride != 1:
@@ -327,8 +394,7 @@ class _Call:
             # The site takes the tile's first element: the offset moves the pointer.
             pointer = pointer + offset
             self.options["offset"] = None
-        tile = items * self.threads
-        return role, f"memref<{tile}x{_ELEMENTS[dtype]}>", pointer
+        return role, f"memref<{size}x{_ELEMENTS[dtype]}>", pointer
 
 
 class _Group:
