@@ -448,12 +448,16 @@ def _exchange_kernel(mode):
     return _host(kernel)
 
 
+FILL = -9
+
+
 def _shuffle_up_expected(a):
-    """Up by one item of the block's tile: item k takes item k - 1; the first
-    item keeps its own value (CUB's Up leaves it)."""
-    tiles = _tiles(a).copy()
-    tiles[:, 1:] = _tiles(a)[:, :-1]
-    return {"out": tiles.reshape(-1)}
+    """Up by one item of the block's tile: item k takes item k - 1, the
+    first the fill (the contract leaves it unspecified without one)."""
+    from cuda.coop._models import shuffle_model
+
+    return {"out": np.concatenate([shuffle_model("up", t.reshape(THREADS, ITEMS), 1, FILL)
+                                   .reshape(-1) for t in _tiles(a)])}
 
 
 def _shuffle_kernel(mode):
@@ -464,7 +468,7 @@ def _shuffle_kernel(mode):
     @cute.kernel
     def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
         bidx, _, block, items = _loaded(g_in)
-        moved = coop.shuffle(block, items, mode=mode)
+        moved = coop.shuffle(block, items, mode=mode, fill=FILL)
         coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), moved)
 
     return _host(kernel)
