@@ -78,10 +78,12 @@ def cases():
         made[f"store_{algorithm}"] = (_copy_kernel("direct", algorithm), i32,
                                       lambda a, e=expected: {"out": e(a)})
     made["load_valid_items"] = (_partial_kernel(), i32, _partial_expected)
+    # The exchanges take the directly loaded (blocked) registers as the
+    # layout they convert from, and are stored directly.
     made["exchange_striped_to_blocked"] = (_exchange_kernel("striped_to_blocked"), i32,
-                                           lambda a: {"out": _striped(a)})
-    made["exchange_blocked_to_striped"] = (_exchange_kernel("blocked_to_striped"), i32,
                                            lambda a: {"out": _blocked_to_striped(a)})
+    made["exchange_blocked_to_striped"] = (_exchange_kernel("blocked_to_striped"), i32,
+                                           lambda a: {"out": _striped(a)})
     made["shuffle_up"] = (_shuffle_kernel("up"), i32, _shuffle_up_expected)
     made["sum_block_i32"] = (_reduce_kernel("block", "sum"), i32,
                              lambda a: {"out": _tiles(a).sum(axis=1, dtype=np.int32)})
