@@ -124,7 +124,39 @@ def cases():
                                      _histogram_expected)
     made["run_length_decode_window"] = (_decode_kernel(), i32, _decode_expected)
     made["run_length_decode_into"] = (_decode_into_kernel(), i32, _decode_into_expected)
+    made["radix_rank_basic"] = (_rank_kernel(4), i32, _rank_expected(4))
+    made["radix_rank_match"] = (_rank_kernel(6), i32, _rank_expected(6))
     return made
+
+
+def _rank_expected(bits):
+    def expected(a):
+        from cuda.coop._models import radix_rank_model
+
+        ranks, prefix = [], []
+        for tile in _tiles(a):
+            r, p = radix_rank_model(tile.reshape(THREADS, ITEMS), 0, bits, THREADS)
+            ranks.append(r.reshape(-1))
+            prefix.append(p.reshape(-1))
+        return {"out": np.concatenate(ranks).astype(np.int32),
+                "extra": np.concatenate(prefix).astype(np.int32)}
+    return expected
+
+
+def _rank_kernel(bits):
+    import cutlass.cute as cute
+
+    from cuda import coop
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        bidx, tidx, block, items = _loaded(g_in)
+        ranks, prefix = coop.radix_rank_keys(block, items, begin_bit=0, end_bit=bits,
+                                             exclusive_digit_prefix=True)
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)), ranks)
+        coop.store(block, cute.local_tile(g_extra, (THREADS,), (bidx,)), prefix)
+
+    return _host(kernel)
 
 
 BINS = 16

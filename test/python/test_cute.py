@@ -98,12 +98,18 @@ def _raises(match, body, dtype=None):
     assert "test_cute.py" in str(error)  # the call's own line
 
 
-def test_operation_not_yet_available_names_the_supported_ones():
+def test_every_operation_of_the_common_api_is_available():
+    from cuda.coop._operations import OPERATIONS
+    from cuda.coop.cute import SUPPORTED
+
+    assert sorted(SUPPORTED) == sorted(op.name for op in OPERATIONS.values())
+
+
+def test_a_radix_rank_digit_past_8_bits_is_an_error():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)
-        coop.radix_rank_keys(coop.this_block(), items)
-    _raises(r"coop\.radix_rank_keys is not available in CuTe kernels yet; they support "
-            r"load, store", body)
+        coop.radix_rank_keys(coop.this_block(), items, begin_bit=0, end_bit=9)
+    _raises(r"ranks by a digit of 1 to 8 bits", body)
 
 
 def test_a_comparison_function_is_refused_with_the_reason():

@@ -360,6 +360,40 @@ OPERATIONS.update({op.marker: op for op in (
               ods=_MERGE_ODS),
 )})
 
+def rank_digit(name: str, begin: int | None, end: int | None, radix: int | None,
+               key_bits: int, threads: int, algorithm: str | None) -> tuple[int, int, str]:
+    """A radix rank's digit and algorithm from its compile-time options
+    (None: not given): (begin_bit, radix_bits, algorithm). CUB's choice of
+    algorithm: the basic rank's counters grow with 2^bits; past 4 bits the
+    match rank's (per warp) are smaller, and it needs whole warps. A
+    ValueError names what is wrong."""
+    begin = 0 if begin is None else begin
+    if end is not None:
+        if radix is not None and radix != end - begin:
+            raise ValueError(f"coop.{name}'s radix_bits={radix} differs from end_bit - "
+                             f"begin_bit = {end - begin}; give one of them")
+    else:
+        end = begin + (radix or 4)
+    if not 1 <= end - begin <= 8:
+        raise ValueError(f"coop.{name} ranks by a digit of 1 to 8 bits; got [begin_bit, "
+                         f"end_bit) = [{begin}, {end})")
+    if begin < 0 or end > key_bits:
+        raise ValueError(f"coop.{name}'s digit bits [{begin}, {end}) lie outside the keys' "
+                         f"{key_bits} bits")
+    if algorithm is None:
+        algorithm = "match" if end - begin > 4 and threads % 32 == 0 else "basic"
+    elif algorithm == "match" and threads % 32:
+        raise ValueError(f"coop.{name}'s algorithm 'match' ranks by warp-wide ballots and "
+                         f"needs whole warps; a block of {threads} threads is not: use 'basic'")
+    return begin, end - begin, algorithm
+
+
+def prefix_slots(radix_bits: int, threads: int) -> int:
+    """The slots of a radix rank's digit prefix each thread holds:
+    max(1, ceil(2^bits / threads))."""
+    return max(1, -(-(1 << radix_bits) // threads))
+
+
 # `storage.reserve(count, dtype, alignment=None)`: a method of a TempStorage
 # in the kernel, not a coop function, so it has no marker; its site is the
 # coop.reserve op, which returns the array.

@@ -4,10 +4,9 @@ After ``cuda.coop.register("cute")`` (automatic when ``cutlass`` was imported
 first), the common API's calls in a ``@cute.kernel`` run while CuTe traces
 the kernel: each call becomes a site of the coop dialect, lowered alone to
 LLVM bitcode by our C API (in milliseconds) and called through ``cute.ffi``;
-CuTe links the bitcode into the kernel and inlines it. The operations are
-those of `SUPPORTED` (load and store, exchange, shuffle, the reductions and
-scans, select, histogram, run-length decode, the sorts). Payloads are CuTe
-register tensors (``coop.ThreadData(n, dtype)`` makes one), memory is a
+CuTe links the bitcode into the kernel and inlines it. Every operation of
+the common API runs there (`SUPPORTED`). Payloads are CuTe register tensors
+(``coop.ThreadData(n, dtype)`` makes one), memory is a
 global or shared tensor of unit stride whose first element starts the tile,
 and groups are ``this_block()``, ``this_warp()`` and ``this_warp().group_by(n)``.
 The block's shape is the kernel launch's (CuTe's launch facts): launch with a
@@ -36,6 +35,8 @@ from .. import (  # noqa: E402,F401 -- the common API, under this namespace too
     load,
     merge_sort_keys,
     merge_sort_pairs,
+    radix_rank,
+    radix_rank_keys,
     radix_sort_keys,
     radix_sort_pairs,
     reduce,
@@ -73,10 +74,10 @@ def _activate() -> None:
 __all__ = [
     "SUPPORTED", "ThreadData", "ThreadGroup", "argsort", "exchange", "exclusive_scan",
     "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "merge_sort_keys",
-    "merge_sort_pairs", "radix_sort_keys", "radix_sort_pairs", "reduce", "reduce_batched",
-    "register", "run_length_decode", "run_length_decode_into", "scan", "select", "shuffle",
-    "store", "sum", "this_block", "this_warp",
-    "topk_max_keys", "topk_max_pairs", "topk_min_keys", "topk_min_pairs",
+    "merge_sort_pairs", "radix_rank", "radix_rank_keys", "radix_sort_keys", "radix_sort_pairs",
+    "reduce", "reduce_batched", "register", "run_length_decode", "run_length_decode_into",
+    "scan", "select", "shuffle", "store", "sum", "this_block", "this_warp", "topk_max_keys",
+    "topk_max_pairs", "topk_min_keys", "topk_min_pairs",
 ]
 
 

@@ -1,5 +1,5 @@
-# The typing contract of cuda.coop.cute: the common API's operations that run
-# in CuTe DSL kernels, with the signatures of cuda.coop (payloads are CuTe
+# The typing contract of cuda.coop.cute: the common API's operations, which
+# all run in CuTe DSL kernels, with the signatures of cuda.coop (payloads are CuTe
 # register tensors, memory global or shared CuTe tensors).
 from .. import ThreadData as ThreadData
 from .. import ThreadGroup as ThreadGroup
@@ -13,6 +13,8 @@ from .. import inclusive_sum as inclusive_sum
 from .. import load as load
 from .. import merge_sort_keys as merge_sort_keys
 from .. import merge_sort_pairs as merge_sort_pairs
+from .. import radix_rank as radix_rank
+from .. import radix_rank_keys as radix_rank_keys
 from .. import radix_sort_keys as radix_sort_keys
 from .. import radix_sort_pairs as radix_sort_pairs
 from .. import reduce as reduce

@@ -21,7 +21,7 @@ from cutlass._mlir import ir
 from .. import _ods, _spellings
 from .._errors import CoopCompileError
 from .._groups import WARP_THREADS, ThreadGroup
-from .._operations import BY_NAME
+from .._operations import BY_NAME, prefix_slots, rank_digit
 from .._sites import Site
 from . import _bitcode
 
@@ -29,7 +29,7 @@ SUPPORTED = ("load", "store", "exchange", "shuffle", "reduce", "sum", "scan", "i
              "exclusive_scan", "inclusive_sum", "exclusive_sum", "select", "reduce_batched",
              "radix_sort_keys", "radix_sort_pairs", "argsort", "topk_max_keys", "topk_min_keys",
              "topk_max_pairs", "topk_min_pairs", "merge_sort_keys", "merge_sort_pairs",
-             "histogram", "run_length_decode", "run_length_decode_into")
+             "histogram", "run_length_decode", "run_length_decode_into", "radix_rank_keys")
 """The operations a CuTe kernel can call (besides ``ThreadData``)."""
 
 # Options whose values a bitcode site cannot take yet: each names why.
@@ -170,6 +170,8 @@ class _Call:
         value = self.roles.get("value", self.roles.get("payload"))
         dtype, items = self._payload_facts(value, "the payload")
         element = _ELEMENTS[dtype]
+        if operation.result == "ranks":
+            self._rank_digit(dtype)
         for role in operation.positional[1:]:
             argument = self.roles[role]
             if role in ("source", "destination") and operation.result == "decoded_length":
@@ -215,6 +217,14 @@ class _Call:
                                f"{option_items}")
                 self.operands.append(self._payload_operand(option.name, given, option_dtype,
                                                            items))
+            elif option.kind == "digit_prefix" and given is not False and given is not True:
+                prefix_dtype, slots = self._payload_facts(given, option.name, scalar=False)
+                needed = prefix_slots(self.attributes["radix_bits"], self.threads)
+                if prefix_dtype is not cutlass.Int32 or slots < needed:
+                    self.error(f"{option.name} must be a register tensor of at least {needed} "
+                               f"Int32 slots a thread, or a compile-time bool")
+                self.operands.append(self._payload_operand(option.name, given, prefix_dtype,
+                                                           slots))
             elif option.kind == "counters":
                 counter_dtype, slots = self._payload_facts(given, option.name, scalar=False)
                 self.operands.append(self._payload_operand(option.name, given, counter_dtype,
@@ -258,7 +268,7 @@ class _Call:
         operation = self.operation
         made = []
         if items is None and operation.result in ("sorted", "argsorted", "batches", "decoded",
-                                                   "decoded_length"):
+                                                   "decoded_length", "ranks"):
             self.error("takes a register tensor (coop.ThreadData(n, dtype)) in CuTe kernels; "
                        "got a scalar")
         if operation.result == "fresh" and items is not None:
@@ -275,6 +285,11 @@ class _Call:
                 self.error("needs decoded_items_per_thread=, the decoded items each thread "
                            "receives a window (a compile-time int >= 1)")
             made.append(("output", dtype, decoded))
+        elif operation.result == "ranks":
+            made.append(("ranks", cutlass.Int32, items))
+            if self.options.get("exclusive_digit_prefix") is True:
+                made.append(("exclusive_digit_prefix", cutlass.Int32,
+                             prefix_slots(self.attributes["radix_bits"], self.threads)))
         elif operation.result in ("sorted", "argsorted"):
             made.append(("output", dtype, items))
             if operation.result == "argsorted":
@@ -287,6 +302,23 @@ class _Call:
         self._made = [(role, f"memref<{count}x{_ELEMENTS[t]}>",
                        cute.make_rmem_tensor((count,), t)) for role, t, count in made]
         return [(role, site_type, tensor.iterator) for role, site_type, tensor in self._made]
+
+    def _rank_digit(self, dtype):
+        """A radix rank's digit attributes (begin_bit, radix_bits) and
+        algorithm, from its compile-time options."""
+        given = {}
+        for name in ("begin_bit", "end_bit", "radix_bits"):
+            value = self.options.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                self.error(f"{name} must be a compile-time int; got {value!r}")
+            given[name] = value
+        try:
+            begin, bits, algorithm = rank_digit(
+                self.operation.name, given["begin_bit"], given["end_bit"], given["radix_bits"],
+                dtype.width, self.threads, self.attributes.get("algorithm"))
+        except ValueError as error:
+            raise CoopCompileError(f"{self.where}: {error}") from None
+        self.attributes.update(begin_bit=begin, radix_bits=bits, algorithm=algorithm)
 
     def _dtype_option(self, name, default, allowed):
         given = self.options.get(name)

@@ -24,7 +24,8 @@ from .. import _groups, _markers, _spellings
 from . import _kernel_plan
 from ._errors import CoopCompileError
 from ._numba import definitions, nir
-from .._operations import OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS
+from .._operations import (OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS, prefix_slots,
+                           rank_digit)
 from ._operators import is_operator_function, link_operator, link_predicate, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _resolve, _root
@@ -533,38 +534,16 @@ def _topk_rules(call):
 def _rank_bits(call, key_bits):
     """radix_rank_keys' digit: begin_bit and radix_bits attributes from
     begin_bit, end_bit and radix_bits (all compile-time)."""
-    name = call.operation.name
-    begin = _integer_option(call, "begin_bit") if call.given("begin_bit") else 0
-    radix = _integer_option(call, "radix_bits") if call.given("radix_bits") else None
-    if call.given("end_bit"):
-        end = _integer_option(call, "end_bit")
-        if radix is not None and radix != end - begin:
-            call.error(f"coop.{name}'s radix_bits={radix} differs from end_bit - begin_bit = "
-                       f"{end - begin}; give one of them")
-    else:
-        end = begin + (radix or 4)
-    if not 1 <= end - begin <= 8:
-        call.error(f"coop.{name} ranks by a digit of 1 to 8 bits; got [begin_bit, end_bit) = "
-                   f"[{begin}, {end})")
-    if begin < 0 or end > key_bits:
-        call.error(f"coop.{name}'s digit bits [{begin}, {end}) lie outside the keys' "
-                   f"{key_bits} bits")
-    call.attributes["begin_bit"] = begin
-    call.attributes["radix_bits"] = end - begin
-    threads = math.prod(_block_dims(call.builder, call.where))
-    if call.attribute("algorithm") is None:
-        # CUB's choice: the basic rank's counters grow with 2^bits; past 4 bits the match
-        # rank's (per warp) are smaller. It needs whole warps.
-        call.attributes["algorithm"] = "match" if end - begin > 4 and threads % 32 == 0 \
-            else "basic"
-    elif call.attribute("algorithm") == "match" and threads % 32:
-        call.error(f"coop.{name}'s algorithm 'match' ranks by warp-wide ballots and needs "
-                   f"whole warps; a block of {threads} threads is not: use 'basic'")
-
-
-def _prefix_slots(call, threads) -> int:
-    """Digit-prefix slots a thread holds: max(1, ceil(2^bits / T))."""
-    return max(1, -(-(1 << call.attributes["radix_bits"]) // threads))
+    given = {name: _integer_option(call, name) if call.given(name) else None
+             for name in ("begin_bit", "end_bit", "radix_bits")}
+    try:
+        begin, bits, algorithm = rank_digit(
+            call.operation.name, given["begin_bit"], given["end_bit"], given["radix_bits"],
+            key_bits, math.prod(_block_dims(call.builder, call.where)),
+            call.attribute("algorithm"))
+    except ValueError as error:
+        call.error(str(error))
+    call.attributes.update(begin_bit=begin, radix_bits=bits, algorithm=algorithm)
 
 
 def _digit_prefix_operand(call, threads):
@@ -582,7 +561,7 @@ def _digit_prefix_operand(call, threads):
     if given.dtype != types.int32:
         call.error(f"{what} must hold int32 counts; got a payload of {given.dtype}")
     payload = _payload_operand(call, var, what)
-    slots = _prefix_slots(call, threads)
+    slots = prefix_slots(call.attributes["radix_bits"], threads)
     if ir.MemRefType(payload.type).shape[0] < slots:
         call.error(f"{what} holds {ir.MemRefType(payload.type).shape[0]} slots a thread; "
                    f"{1 << call.attributes['radix_bits']} bins over {threads} threads need "
@@ -603,7 +582,9 @@ def _radix_outputs(call, keys):
                 and call.numba_type(prefix).literal_value:
             threads = math.prod(_block_dims(builder, call.where))
             outputs.append(("exclusive_digit_prefix",
-                            _fresh_payload(builder, keys, _prefix_slots(call, threads), int32)))
+                            _fresh_payload(builder, keys,
+                                           prefix_slots(call.attributes["radix_bits"], threads),
+                                           int32)))
         return outputs
     outputs = [("output", _fresh_payload(builder, keys))]
     if result == "argsorted":
