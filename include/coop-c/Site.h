@@ -133,8 +133,9 @@ COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
 /// returns its first result and writes each other one through a pointer
 /// parameter appended after the operands (a host's foreign call returns one
 /// value). A site that uses scratch starts with a barrier of its group (the
-/// scratch's previous use, by this site or another, is over) and our passes
-/// place the barriers inside it. A block's site takes its scratch at offset 0
+/// scratch's previous use, by this site or another, is over), unless
+/// `firstUse` says no use precedes it (the first in its kernel, run once);
+/// our passes place the barriers inside it. A block's site takes its scratch at offset 0
 /// of `sharedBuffer`, a shared global it declares, when that is given
 /// (non-NULL, non-empty), and sets `*sharedSize` and `*sharedAlignment` to
 /// what it needs of it (0: none); the host defines the buffer once per
@@ -145,8 +146,8 @@ COOP_CAPI_EXPORTED CoopPipelineResult coopDescribeSite(const CoopSite *site,
 /// and NVVM's data layout and no module flags (a host module's "Debug Info
 /// Version" flag conflicts with ours). `sm` as for coopLowerSite. Never NULL.
 COOP_CAPI_EXPORTED CoopPipelineResult coopEmitSiteBitcode(
-    const CoopSite *site, int sm, const char *sharedBuffer, int64_t *sharedSize,
-    int64_t *sharedAlignment);
+    const CoopSite *site, int sm, const char *sharedBuffer, int firstUse,
+    int64_t *sharedSize, int64_t *sharedAlignment);
 
 /// LLVM bitcode defining `name`, a shared (address space 3) byte array of
 /// `size` bytes aligned to `alignment`: the buffer block sites declare.

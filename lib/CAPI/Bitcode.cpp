@@ -153,7 +153,7 @@ CoopPipelineResult coopEmitScratchBitcode(const char *name, int64_t size,
 }
 
 CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm,
-                                       const char *sharedBuffer,
+                                       const char *sharedBuffer, int firstUse,
                                        int64_t *sharedSize,
                                        int64_t *sharedAlignment) {
   auto *result = new CoopPipelineResultImpl;
@@ -175,7 +175,8 @@ CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm,
   bool shared = sharedBuffer && *sharedBuffer && usesBlockScratch(*function);
   if (shared)
     (*function)->setAttr(kScratchSymbolAttr, StringAttr::get(&context, sharedBuffer));
-  syncBeforeScratch(*function);
+  if (!firstUse)
+    syncBeforeScratch(*function);
   resultsThroughPointers(*function);
   PassManager *coop = stagePassManager(COOP_SITE_LOWER, sm);
   if (!coop || failed(coop->run(*module)))

@@ -264,13 +264,14 @@ nb::dict describeSite(nb::handle data) {
   return described;
 }
 
-nb::tuple emitSiteBitcode(nb::handle data, int sm, const std::string &sharedBuffer) {
+nb::tuple emitSiteBitcode(nb::handle data, int sm, const std::string &sharedBuffer,
+                          bool firstUse) {
   SiteData site(data);
   ResultPtr result;
   int64_t size = 0, alignment = 0;
   {
     nb::gil_scoped_release release;
-    result.reset(coopEmitSiteBitcode(&site.site, sm, sharedBuffer.c_str(), &size,
+    result.reset(coopEmitSiteBitcode(&site.site, sm, sharedBuffer.c_str(), firstUse, &size,
                                      &alignment));
   }
   std::string bitcode = outputOrRaise(result.get());
@@ -366,12 +367,13 @@ NB_MODULE(_compiler, m) {
         "places it) and `exact_block` (the kernel should declare its block "
         "exact). Raises PipelineError with the diagnostics.");
   m.def("emit_site_bitcode", &emitSiteBitcode, nb::arg("site"), nb::arg("sm") = 0,
-        nb::arg("shared_buffer") = "",
+        nb::arg("shared_buffer") = "", nb::arg("first_use") = false,
         "Lower the call site `site` (as lower_site takes it) on its own for a "
         "host compiler that links LLVM bitcode (CuTe DSL's cute.ffi): a "
         "public function taking payloads as bare pointers, a leading barrier "
-        "of its group when it uses scratch, NVVM's data layout and no module "
-        "flags. A block site's scratch is at offset 0 of `shared_buffer` "
+        "of its group when it uses scratch (not with `first_use`: no use "
+        "precedes it), NVVM's data layout and no module flags. A block site's "
+        "scratch is at offset 0 of `shared_buffer` "
         "(declared) when given, any other's a static buffer of its own. "
         "Returns (bitcode, size, alignment): what the site needs of the "
         "shared buffer (0, 0: nothing). Raises PipelineError with the "

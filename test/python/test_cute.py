@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,9 +57,9 @@ def test_block_sum_uses_redux_and_one_scratch_buffer(built):
     ptx = _ptx(built, "sum_block_i32")
     assert "redux.sync.add" in ptx
     assert re.findall(r"\.shared \.align \d+ \.b8 (\w+)", ptx) == ["__coop_scratch_block"]
-    # The leading barrier (the site's buffer may be in use by a previous
-    # execution) and the one between the warps' partials and their sum.
-    assert ptx.count("bar.sync") == 2
+    # Only the barrier between the warps' partials and their sum: the first
+    # use of the kernel's scratch needs no leading barrier.
+    assert ptx.count("bar.sync") == 1
 
 
 def test_a_second_result_comes_back_through_registers(built):
@@ -66,6 +67,40 @@ def test_a_second_result_comes_back_through_registers(built):
     # register tensor, which inlining leaves in a register.
     ptx = _ptx(built, "inclusive_sum_scalar_aggregate")
     assert ".local" not in ptx and "st.local" not in ptx
+
+
+def _barriers_of(kernel):
+    """bar.sync in the PTX of the one-tensor @cute.kernel `kernel`."""
+    import tempfile
+
+    @cute.jit
+    def host(m: cute.Tensor):
+        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+    with tempfile.TemporaryDirectory() as folder:
+        cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (512,)),
+                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
+        return next(Path(folder).glob("*.ptx")).read_text().count("bar.sync")
+
+
+def test_only_a_first_use_outside_any_region_drops_its_leading_barrier():
+    @cute.kernel
+    def twice(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+        g[0] = coop.sum(coop.this_block(), items) + coop.reduce(coop.this_block(), items, "max")
+    # The first sum: its partials' barrier; the second: a leading one too.
+    assert _barriers_of(twice) == 3
+
+    @cute.kernel
+    def in_a_branch(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+        tidx, _, _ = cute.arch.thread_idx()
+        if tidx < 1000:
+            g[tidx] = coop.sum(coop.this_block(), items)
+    # Inside a region (a branch here, a loop in general) it may run again.
+    assert _barriers_of(in_a_branch) == 2
 
 
 def test_unsigned_max_compares_unsigned(built):

@@ -11,8 +11,10 @@ buffer, `SHARED_BUFFER`, as CUB's kernels share one union of temp storage:
 each such site starts with a block barrier, so the previous site's reads are
 over before it writes. The sites declare the buffer; once CuTe has traced
 the kernel, `finalize` adds to its module's link libraries a definition as
-large as the largest site needs. Warp sites keep buffers of their own (a
-warp barrier does not wait for the other warps' reads).
+large as the largest site needs, and calls the kernel's first user of the
+buffer, where it runs once, in a copy without the leading barrier. Warp
+sites keep buffers of their own (a warp barrier does not wait for the other
+warps' reads).
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ SHARED_BUFFER = "__coop_scratch_block"
 _LOWERED: dict[tuple, tuple[str, str]] = {}  # (site data, sm) -> (function, path)
 # A site bitcode's path -> the (size, alignment) of SHARED_BUFFER it needs.
 _SHARED_NEEDS: dict[str, tuple[int, int]] = {}
+# The function of a site that uses SHARED_BUFFER -> (its site data, sm).
+_SHARED_SITES: dict[str, tuple[tuple, int]] = {}
+FIRST_SUFFIX = "_first"
+# The ops of a gpu.module that are kernels: CuTe's (4.8) and upstream's.
+_KERNELS = ("cuda.kernel", "gpu.func")
 
 
 def call(site, values: list, results: list) -> list:
@@ -59,14 +66,16 @@ def call(site, values: list, results: list) -> list:
     return [results[0](returned)] + [out[0] for out in outs]
 
 
-def _lower(data: tuple, sm: int) -> tuple[str, str]:
+def _lower(data: tuple, sm: int, first_use: bool = False) -> tuple[str, str]:
     try:
-        bitcode, size, alignment = _compiler.emit_site_bitcode(data, sm, SHARED_BUFFER)
+        bitcode, size, alignment = _compiler.emit_site_bitcode(data, sm, SHARED_BUFFER,
+                                                               first_use)
     except _compiler.PipelineError as error:
         raise CoopCompileError(str(error)) from None
     path = _write(bitcode)
     if size:
         _SHARED_NEEDS[path] = (size, alignment)
+        _SHARED_SITES[data[0]] = (data, sm)
     _LOWERED[(data, sm)] = data[0], path
     return data[0], path
 
@@ -98,6 +107,9 @@ def finalize(dsl, module, function_name) -> None:
             if "link-libraries" not in op.attributes:
                 continue
             libraries = [ir.StringAttr(a).value for a in op.attributes["link-libraries"]]
+            for kernel in _operations(op):
+                if kernel.name in _KERNELS:
+                    libraries += _first_use(op, kernel)
             needs = [_SHARED_NEEDS[p] for p in libraries if p in _SHARED_NEEDS]
             if not needs:
                 continue
@@ -111,6 +123,49 @@ def finalize(dsl, module, function_name) -> None:
             if definition not in libraries:
                 op.attributes["link-libraries"] = ir.ArrayAttr.get(
                     [ir.StringAttr.get(p) for p in sorted(libraries + [definition])])
+
+
+def _first_use(gpu_module, kernel) -> list[str]:
+    """Calls the first use of SHARED_BUFFER in `kernel` without its leading
+    barrier when nothing can have used the buffer before it: the kernel's
+    first call of a site that uses it, in its entry block, outside any
+    region (a loop or branch). Returns the bitcode it now links."""
+    from cutlass._mlir import ir
+
+    body = kernel.regions[0].blocks
+    if len(body) != 1:
+        return []
+    for op, nested in _calls(body[0], nested=False):
+        name = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+        if name not in _SHARED_SITES:
+            continue
+        if nested:
+            return []
+        data, sm = _SHARED_SITES[name]
+        first = (name + FIRST_SUFFIX,) + data[1:]
+        _, path = _LOWERED.get((first, sm)) or _lower(first, sm, first_use=True)
+        prototype = next(p for p in _operations(gpu_module) if p.name == "func.func" and
+                         ir.StringAttr(p.attributes["sym_name"]).value == name)
+        declared = prototype.clone(ip=ir.InsertionPoint(prototype))
+        declared.attributes["sym_name"] = ir.StringAttr.get(first[0])
+        op.attributes["callee"] = ir.FlatSymbolRefAttr.get(first[0])
+        return [path]
+    return []
+
+
+def _calls(block, nested):
+    """(call, inside a region of the block's ops) in program order."""
+    for op in block.operations:
+        op = op.operation
+        if op.name == "func.call":
+            yield op, nested
+        for region in op.regions:
+            for inner in region.blocks:
+                yield from _calls(inner, True)
+
+
+def _operations(operation):
+    return [op.operation for op in operation.regions[0].blocks[0].operations]
 
 
 def _gpu_modules(operation):
