@@ -28,6 +28,7 @@ import os
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -107,13 +108,14 @@ def build(directory: Path, filters) -> int:
     from cuda import coop
 
     coop.register("cute")
-    selected, skipped = rows(filters), []
+    selected, skipped, seconds = rows(filters), [], []
     for c in selected:
         host, dtype = _kernel(c)
         n = items_of(c)
         out = n // c.tile if c.family == "reduce" else n
         folder = directory / row_name(c)
         folder.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
         try:
             cute.compile(host, make_fake_compact_tensor(dtype, (n,)),
                          make_fake_compact_tensor(dtype, (out,)),
@@ -127,12 +129,18 @@ def build(directory: Path, filters) -> int:
             # collective's and the store's add up past the 48 KiB of static shared memory.
             skipped.append(f"{row_name(c)}: {int(found.group(1), 16)} B of static shared memory")
             continue
+        seconds.append(time.perf_counter() - started)
         ptx = next(folder.glob("*.ptx"))
         entry = re.search(r"\.entry\s+(\w+)\(", ptx.read_text()).group(1)
         (folder / "launch.json").write_text(json.dumps({
             "key": list(c.key), "entry": entry, "cubin": next(folder.glob("*.cubin")).name,
             "items": n, "outputs": out, "bars": ptx.read_text().count("bar.sync")}))
     print(f"built {len(selected) - len(skipped)} CuTe rows into {directory}")
+    if seconds:
+        # Each kernel: CuTe's tracing and compile to a cubin, with the coop
+        # calls' bitcode (three sites) made and linked.
+        print(f"compile: median {1000 * statistics.median(seconds):.0f} ms a kernel, "
+              f"max {1000 * max(seconds):.0f} ms")
     for line in skipped:
         print(f"skipped {line} (past the 48 KiB a kernel's static buffers may take)")
     return 0

@@ -217,6 +217,18 @@ def test_thread_data_needs_a_cute_dtype():
     _raises(r"ThreadData in a CuTe kernel needs its dtype", body)
 
 
+def test_a_stated_block_that_is_not_the_launch_s_is_an_error():
+    from cuda.coop import ThreadGroup, ThreadHierarchy
+
+    group = ThreadGroup("block", ThreadHierarchy._resolved(block_dim=(256, 1, 1)))
+
+    def body(g):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.sum(group, items)
+    _raises(r"the group states a block of \(256, 1, 1\) threads but the kernel is launched "
+            r"with \(128, 1, 1\)", body)
+
+
 def test_a_non_group_first_argument_is_an_error():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)

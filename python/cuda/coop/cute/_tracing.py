@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import math
 import os
+import sys
 
 import cutlass
 import cutlass.cute as cute
@@ -66,10 +67,14 @@ def trace(name: str, arguments: dict):
 
 
 def _caller() -> str:
-    """file:line of the kernel's call (the first frame outside cuda.coop)."""
-    for frame in inspect.stack()[2:]:
-        if not os.path.abspath(frame.filename).startswith(_PACKAGE):
-            return f"{frame.filename}:{frame.lineno}"
+    """file:line of the kernel's call (the first frame outside cuda.coop);
+    frames, not inspect.stack(), which reads every frame's source."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(_PACKAGE):
+            return f"{filename}:{frame.f_lineno}"
+        frame = frame.f_back
     return "<unknown>"
 
 
@@ -100,12 +105,19 @@ def _thread_data(arguments: dict, where: str):
     return cute.make_rmem_tensor((items,), dtype)
 
 
-def _group_type(group, where: str) -> tuple[str, int]:
-    """The group's !coop.group type and its threads a block of `block` has."""
+def _group_type(group, where: str, block) -> tuple[str, int]:
+    """The group's !coop.group type and its partition's count (0 for a
+    whole block or warp). A block shape the group states must be the
+    launch's."""
     if not isinstance(group, ThreadGroup):
         raise CoopCompileError(f"{where}: the first argument is a group: coop.this_block(), "
                                f"coop.this_warp() or coop.this_warp().group_by(n); got "
                                f"{type(group).__name__}")
+    stated = group.hierarchy.block_dim
+    if stated is not None and tuple(stated) != tuple(block):
+        raise CoopCompileError(f"{where}: the group states a block of {tuple(stated)} threads "
+                               f"but the kernel is launched with {tuple(block)}; launch it "
+                               "with the group's block or drop the stated one")
     if group.kind in ("block", "warp"):
         return f"!coop.group<{group.kind}>", 0
     mapping = group.mapping
@@ -129,7 +141,7 @@ class _Call:
         for option in operation.options:
             if option.name not in self.options:
                 self.options[option.name] = arguments.get(option.name, option.default)
-        self.group, count = _group_type(self.roles["group"], where)
+        self.group, count = _group_type(self.roles["group"], where, block)
         kind = self.roles["group"].kind
         self.threads = {"block": math.prod(block), "warp": WARP_THREADS,
                         "threads_within_warp": count,
