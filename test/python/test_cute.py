@@ -42,6 +42,10 @@ def test_case_compiles_inlined(name, built):
     # a static shared buffer of the kernel.
     assert not re.search(r"^\s*call", ptx, re.M)
     assert ".extern" not in ptx
+    # Payloads stay in registers: a register tensor passed by its generic
+    # address (not cute.ffi's conversion, which made stores go astray
+    # through local memory).
+    assert ".local" not in ptx
 
 
 def _ptx(built, name):

@@ -60,7 +60,7 @@ def call(site, values: list, results: list) -> list:
     parameters += [llvm.PointerType.get() for _ in outs]
     function = cute.ffi(name=name, params_types=parameters,
                         return_type=results[0] if results else None, source=path)
-    returned = function(*values, *(out.iterator for out in outs))
+    returned = function(*values, *(out.iterator.llvm_ptr for out in outs))
     if not results:
         return []
     return [results[0](returned)] + [out[0] for out in outs]

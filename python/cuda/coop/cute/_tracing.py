@@ -272,7 +272,7 @@ class _Call:
     def _payload_operand(self, role, value, dtype, items):
         if items is None:
             return role, _ELEMENTS[dtype], dtype(value)
-        return role, f"memref<{items}x{_ELEMENTS[dtype]}>", value.iterator
+        return role, f"memref<{items}x{_ELEMENTS[dtype]}>", _pointer(value.iterator)
 
     def _outputs(self, dtype, items):
         """The register tensors the operation fills and returns, as operands
@@ -313,7 +313,8 @@ class _Call:
             self.error(f"returns {operation.result}, which CuTe kernels do not take yet")
         self._made = [(role, f"memref<{count}x{_ELEMENTS[t]}>",
                        cute.make_rmem_tensor((count,), t)) for role, t, count in made]
-        return [(role, site_type, tensor.iterator) for role, site_type, tensor in self._made]
+        return [(role, site_type, _pointer(tensor.iterator))
+                for role, site_type, tensor in self._made]
 
     def _rank_digit(self, dtype):
         """A radix rank's digit attributes (begin_bit, radix_bits) and
@@ -438,7 +439,15 @@ class _Call:
             # The site takes the tile's first element: the offset moves the pointer.
             pointer = pointer + offset
             self.options["offset"] = None
-        return role, f"memref<{size}x{_ELEMENTS[dtype]}>", pointer
+        return role, f"memref<{size}x{_ELEMENTS[dtype]}>", _pointer(pointer)
+
+
+def _pointer(pointer):
+    """A CuTe pointer as the !llvm.ptr CuTe itself lowers it to: a register
+    tensor's is its alloca's generic address. (cute.ffi's own conversion
+    takes the pointer's integer into the register space's address space,
+    where a generic address is wrong: stores through it went astray.)"""
+    return pointer.llvm_ptr
 
 
 class _Group:
