@@ -114,8 +114,15 @@ def test_global_out_is_a_whole_array_histogram(dtype, block, ipt, bins, counter)
     _run(dtype, block, ipt, bins, "global", counter=counter)
 
 
-@pytest.mark.parametrize("dtype,block,ipt,bins", CONFIGS, ids=str)
-@pytest.mark.parametrize("mode", ("fresh", "accumulate", "shared", "global"))
+# The sort algorithm of 1024 threads x 2 uint16 samples takes 37 KiB of scratch (CUB's
+# BlockRadixSort for 12-bit keys takes as much): with a shared array of 4096 counters
+# the kernel's static shared memory passes 48 KiB and ptxas refuses it, for CUB too.
+SORT_CASES = [(*config, mode) for config in CONFIGS
+              for mode in ("fresh", "accumulate", "shared", "global")
+              if not (mode == "shared" and config == ("uint16", (1024, 1, 1), 2, 4096))]
+
+
+@pytest.mark.parametrize("dtype,block,ipt,bins,mode", SORT_CASES, ids=str)
 def test_sort_algorithm(dtype, block, ipt, bins, mode):
     """CUB's sort algorithm: the same counts as the atomic one in every destination, with
     samples outside the bins, partial tiles and scalars."""

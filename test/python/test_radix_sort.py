@@ -98,9 +98,21 @@ def test_rank_compiles_with_each_digit_prefix_form(prefix, algorithm):
     _no_local_memory(ptx)
 
 
-def test_rank_of_scalars():
-    kernel = cm.radix_rank_kernel(128, 1, 0, 4, scalar=True)
+@pytest.mark.parametrize("prefix", ("none", "returned", "filled"))
+def test_rank_of_scalars(prefix):
+    # Scalar keys give a scalar rank; a returned digit prefix stays a payload.
+    kernel = cm.radix_rank_kernel(128, 1, 0, 4, scalar=True, prefix=prefix)
     _no_local_memory(_ptx(kernel, [I32, I32, I32]))
+
+
+def test_float16_keys_rank_and_argsort_with_int32_outputs():
+    """Numba keeps float16 payloads as int16 words: the keys are the op's
+    float16 items, the ranks and positions stay int32."""
+    rank = cm.radix_rank_kernel(96, 5, 10, 3, prefix="returned")
+    _no_local_memory(_ptx(rank, [_array(types.float16), I32, I32], block=(96,)))
+    argsort = cm.radix_sort_kernel(64, 8, "argsort")
+    _no_local_memory(_ptx(argsort, [_array(types.float16), I32, _array(types.float16), I32]
+                          + SORT_ARGS, block=(64,)))
 
 
 def test_bool_keys_sort():

@@ -63,7 +63,7 @@ class Site:
 
     def _stored(self, role: str, op_type: str) -> str:
         """The type the caller passes for an operand the op takes as `op_type`."""
-        if self.item_storage is None or role not in _COPIED_ROLES:
+        if self.item_storage is None or role not in ITEM_ROLES:
             return op_type
         return op_type.replace(f"x{self.element_type}>", f"x{self.item_storage}>")
 
@@ -164,8 +164,10 @@ class Placement:
     offset: int      # the site's slice
 
 
-# Payload roles whose items the op reads or writes as items.
-_COPIED_ROLES = ("value", "output")
+# Payload roles whose items the op reads or writes as items (and a caller
+# may keep in storage words): the other payloads (ranks, positions, values,
+# flags) have types of their own.
+ITEM_ROLES = ("value", "output")
 
 
 def barrier_site(group, block_dims) -> tuple:

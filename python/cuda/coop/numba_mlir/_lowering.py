@@ -29,7 +29,7 @@ from .._operations import (OPERATIONS, SCALAR_SHUFFLE_MODES, SCRATCH_ALGORITHMS,
 from ._operators import is_operator_function, link_operator, link_predicate, link_prefix
 from ._passes import describe_site, link_into, lower_site, target_sm
 from ._planner import _resolve, _root
-from .._sites import Site
+from .._sites import ITEM_ROLES, Site
 from ._types import GroupType, StatefulFunctionType, TempStorageType
 
 def _dummy(builder, target):
@@ -276,7 +276,8 @@ def _lower(operation, builder, target, args, kwargs):
         result_types.append(builder.get_mlir_type(_offset_dtype(call)))
     tupled = bool(added) or operation.counted or (decoded_length and output is not None)
     site = Site(op=name, group=call.numba_type(call.args["group"]),
-                operands=tuple((role, _site_type(v.type, item_storage, element))
+                operands=tuple((role, _site_type(v.type, item_storage if role in ITEM_ROLES
+                                                 else None, element))
                                for role, v in call.operands),
                 attributes=tuple(sorted(call.attributes.items(), key=lambda kv: kv[0])),
                 element_type=str(element), block_dims=_block_dims(builder, call.where),
@@ -288,13 +289,17 @@ def _lower(operation, builder, target, args, kwargs):
     results = list(made.results)
     target_type = builder.get_numba_type(target.name)
     if operation.result in _RADIX_RESULTS:
-        results = [memref.load(payload, [arith.constant(ir.IndexType.get(), 0)])
-                   if keys_scalar else payload for _, payload in outputs]
-        if not keys_scalar:
-            wanted = list(target_type) if len(results) > 1 else [target_type]
-            results = [payload if builder.get_mlir_type(t) == payload.type
-                       else memref.cast(builder.get_mlir_type(t), payload)
-                       for payload, t in zip(results, wanted)]
+        # Scalar keys give scalar ranks, keys and values; a digit prefix stays
+        # a payload (its slots are bins, not keys).
+        wanted = list(target_type) if len(outputs) > 1 else [target_type]
+        results = []
+        for (role, payload), t in zip(outputs, wanted):
+            if keys_scalar and role != "exclusive_digit_prefix":
+                results.append(memref.load(payload, [arith.constant(ir.IndexType.get(), 0)]))
+            else:
+                mlir_type = builder.get_mlir_type(t)
+                results.append(payload if mlir_type == payload.type
+                               else memref.cast(mlir_type, payload))
         tupled = len(results) > 1
     elif output is not None and operation.result == "batches" and scalar:
         results.insert(0, memref.load(output, [arith.constant(ir.IndexType.get(), 0)]))
@@ -542,8 +547,11 @@ def _rank_bits(call, key_bits):
             key_bits, math.prod(_block_dims(call.builder, call.where)),
             call.attribute("algorithm"))
     except ValueError as error:
-        call.error(str(error))
-    call.attributes.update(begin_bit=begin, radix_bits=bits, algorithm=algorithm)
+        message = str(error)
+    else:
+        call.attributes.update(begin_bit=begin, radix_bits=bits, algorithm=algorithm)
+        return
+    call.error(message)
 
 
 def _digit_prefix_operand(call, threads):
