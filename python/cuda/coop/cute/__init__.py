@@ -22,40 +22,8 @@ from .._registration import require_compiler as _require_compiler
 # an ImportError naming the extra that installs it.
 _require_compiler("cute")
 
-from .. import (  # noqa: E402,F401 -- the common API, under this namespace too
-    ThreadData,
-    ThreadGroup,
-    argsort,
-    exchange,
-    exclusive_scan,
-    exclusive_sum,
-    histogram,
-    inclusive_scan,
-    inclusive_sum,
-    load,
-    merge_sort_keys,
-    merge_sort_pairs,
-    radix_rank,
-    radix_rank_keys,
-    radix_sort_keys,
-    radix_sort_pairs,
-    reduce,
-    reduce_batched,
-    register,
-    run_length_decode,
-    run_length_decode_into,
-    scan,
-    select,
-    shuffle,
-    store,
-    sum,
-    this_block,
-    this_warp,
-    topk_max_keys,
-    topk_max_pairs,
-    topk_min_keys,
-    topk_min_pairs,
-)
+from .. import *  # noqa: E402,F401,F403 -- the common API, under this namespace too
+from .. import __all__ as _common_api  # noqa: E402
 from ._tracing import SUPPORTED  # noqa: E402
 
 
@@ -71,14 +39,7 @@ def _activate() -> None:
     BaseDSL._get_dsl().register_trace_finalize_hook(finalize)
 
 
-__all__ = [
-    "SUPPORTED", "ThreadData", "ThreadGroup", "argsort", "exchange", "exclusive_scan",
-    "exclusive_sum", "histogram", "inclusive_scan", "inclusive_sum", "load", "merge_sort_keys",
-    "merge_sort_pairs", "radix_rank", "radix_rank_keys", "radix_sort_keys", "radix_sort_pairs",
-    "reduce", "reduce_batched", "register", "run_length_decode", "run_length_decode_into",
-    "scan", "select", "shuffle", "store", "sum", "this_block", "this_warp", "topk_max_keys",
-    "topk_max_pairs", "topk_min_keys", "topk_min_pairs",
-]
+__all__ = [*_common_api, "SUPPORTED"]
 
 
 register("cute")
