@@ -107,6 +107,28 @@ def test_only_a_first_use_outside_any_region_drops_its_leading_barrier():
     assert _barriers_of(in_a_branch) == 2
 
 
+def test_offset_moves_the_tile_start():
+    import tempfile
+
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items, offset=512)
+        coop.store(coop.this_block(), g, items)
+
+    @cute.jit
+    def host(m: cute.Tensor):
+        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+    with tempfile.TemporaryDirectory() as folder:
+        cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (1024,)),
+                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
+        ptx = next(Path(folder).glob("*.ptx")).read_text()
+    # Thread t loads items 512 + 4t.. and stores items 4t..: 2048 bytes apart.
+    load = re.search(r"ld\.global\.b32\s+%r\d+, \[(%rd\d+)\+2048\];", ptx)
+    assert load and re.search(rf"st\.global\.b32\s+\[{re.escape(load.group(1))}\], ", ptx)
+
+
 def test_unsigned_max_compares_unsigned(built):
     assert re.search(r"max\.u32|redux\.sync\.max\.u32", _ptx(built, "max_block_u32"))
 
