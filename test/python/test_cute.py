@@ -129,6 +129,39 @@ def test_offset_moves_the_tile_start():
     assert load and re.search(rf"st\.global\.b32\s+\[{re.escape(load.group(1))}\], ", ptx)
 
 
+@pytest.mark.parametrize("dtype", ("Float16", "Int8", "Uint16", "Int64", "Float64"))
+def test_items_of_every_width_sort_and_scan_in_registers(dtype):
+    import tempfile
+
+    item = getattr(cutlass, dtype)
+
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        block = coop.this_block()
+        items = coop.ThreadData(4, item)
+        coop.load(block, g, items, algorithm="transpose")
+        keys = coop.radix_sort_keys(block, items)
+        coop.store(block, g, coop.inclusive_scan(block, keys, "max"))
+
+    @cute.jit
+    def host(m: cute.Tensor):
+        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
+
+    with tempfile.TemporaryDirectory() as folder:
+        cute.compile(host, make_fake_compact_tensor(item, (512,)),
+                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
+        ptx = next(Path(folder).glob("*.ptx")).read_text()
+    assert ".local" not in ptx and not re.search(r"^\s*call", ptx, re.M)
+
+
+def test_a_verifier_error_names_the_kernel_s_line():
+    def body(g):
+        items = coop.ThreadData(4, cutlass.BFloat16)
+        coop.radix_sort_keys(coop.this_block(), items)
+    _raises(r"test_cute\.py:\d+:0: error: 'coop\.radix_sort' op keys must be 8- to 64-bit "
+            r"integers or float16/32/64; got 'bf16'", body, cutlass.BFloat16)
+
+
 def test_unsigned_max_compares_unsigned(built):
     assert re.search(r"max\.u32|redux\.sync\.max\.u32", _ptx(built, "max_block_u32"))
 
