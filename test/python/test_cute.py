@@ -206,6 +206,13 @@ def test_a_radix_rank_digit_past_8_bits_is_an_error():
     _raises(r"ranks by a digit of 1 to 8 bits", body)
 
 
+def test_temp_storage_objects_are_not_available():
+    def body(g):
+        coop.TempStorage()
+    _raises(r"coop\.TempStorage is not available in CuTe kernels yet; they support load, "
+            r"store", body)
+
+
 def test_a_comparison_function_is_refused_with_the_reason():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)
