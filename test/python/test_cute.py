@@ -73,8 +73,9 @@ def test_a_second_result_comes_back_through_registers(built):
     assert ".local" not in ptx and "st.local" not in ptx
 
 
-def _barriers_of(kernel):
-    """bar.sync in the PTX of the one-tensor @cute.kernel `kernel`."""
+def _kernel_ptx(kernel, dtype=None, size=512):
+    """The PTX of the one-tensor @cute.kernel `kernel` on `size` items of
+    `dtype` (Int32), launched with one block of 128 threads."""
     import tempfile
 
     @cute.jit
@@ -82,9 +83,13 @@ def _barriers_of(kernel):
         kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
 
     with tempfile.TemporaryDirectory() as folder:
-        cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (512,)),
+        cute.compile(host, make_fake_compact_tensor(dtype or cutlass.Int32, (size,)),
                      options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
-        return next(Path(folder).glob("*.ptx")).read_text().count("bar.sync")
+        return next(Path(folder).glob("*.ptx")).read_text()
+
+
+def _barriers_of(kernel):
+    return _kernel_ptx(kernel).count("bar.sync")
 
 
 def test_only_a_first_use_outside_any_region_drops_its_leading_barrier():
@@ -108,22 +113,13 @@ def test_only_a_first_use_outside_any_region_drops_its_leading_barrier():
 
 
 def test_offset_moves_the_tile_start():
-    import tempfile
-
     @cute.kernel
     def kernel(g: cute.Tensor):
         items = coop.ThreadData(4, cutlass.Int32)
         coop.load(coop.this_block(), g, items, offset=512)
         coop.store(coop.this_block(), g, items)
 
-    @cute.jit
-    def host(m: cute.Tensor):
-        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
-
-    with tempfile.TemporaryDirectory() as folder:
-        cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (1024,)),
-                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
-        ptx = next(Path(folder).glob("*.ptx")).read_text()
+    ptx = _kernel_ptx(kernel, size=1024)
     # Thread t loads items 512 + 4t.. and stores items 4t..: 2048 bytes apart.
     load = re.search(r"ld\.global\.b32\s+%r\d+, \[(%rd\d+)\+2048\];", ptx)
     assert load and re.search(rf"st\.global\.b32\s+\[{re.escape(load.group(1))}\], ", ptx)
@@ -131,8 +127,6 @@ def test_offset_moves_the_tile_start():
 
 @pytest.mark.parametrize("dtype", ("Float16", "Int8", "Uint16", "Int64", "Float64"))
 def test_items_of_every_width_sort_and_scan_in_registers(dtype):
-    import tempfile
-
     item = getattr(cutlass, dtype)
 
     @cute.kernel
@@ -143,14 +137,7 @@ def test_items_of_every_width_sort_and_scan_in_registers(dtype):
         keys = coop.radix_sort_keys(block, items)
         coop.store(block, g, coop.inclusive_scan(block, keys, "max"))
 
-    @cute.jit
-    def host(m: cute.Tensor):
-        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
-
-    with tempfile.TemporaryDirectory() as folder:
-        cute.compile(host, make_fake_compact_tensor(item, (512,)),
-                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
-        ptx = next(Path(folder).glob("*.ptx")).read_text()
+    ptx = _kernel_ptx(kernel, item)
     assert ".local" not in ptx and not re.search(r"^\s*call", ptx, re.M)
 
 
@@ -168,17 +155,11 @@ def test_unsigned_max_compares_unsigned(built):
 
 def _compile(kernel_body, dtype=None):
     """Compiles a one-tensor kernel whose body is `kernel_body(tensor)`."""
-    dtype = dtype or cutlass.Int32
-
     @cute.kernel
     def kernel(g: cute.Tensor):
         kernel_body(g)
 
-    @cute.jit
-    def host(m: cute.Tensor):
-        kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
-
-    cute.compile(host, make_fake_compact_tensor(dtype, (512,)))
+    _kernel_ptx(kernel, dtype)
 
 
 def _raises(match, body, dtype=None):
