@@ -192,6 +192,40 @@ def test_past_48_kib_is_dynamic_shared_memory(plans):
     assert "__dynamic_shmem__" in metadata["ptx"] and not _shared_bytes(metadata["ptx"])
 
 
+def _with_own_shared_array(floats):
+    def kernel(src, dst):
+        block = coop.this_block()
+        mine = cuda.shared.array(floats, np.float64)
+        items = coop.ThreadData(4)
+        coop.load(block, src, items, algorithm="transpose")
+        mine[cuda.threadIdx.x] = items[0]
+        cuda.syncthreads()
+        items[0] = mine[(cuda.threadIdx.x + 1) % floats]
+        coop.store(block, dst, items, algorithm="transpose")
+
+    return kernel
+
+
+def test_own_static_shared_arrays_and_scratch_past_48_kib_take_dynamic_shared_memory(plans):
+    """The kernel's 40 KiB array and the 16 KiB exchange would be 56 KiB of
+    static shared memory, which ptxas refuses: the scratch moves to dynamic
+    shared memory requested at launch."""
+    metadata = _compile(_with_own_shared_array(5120), [F64, F64], block=(512,))
+    (plan,) = plans
+    assert plan.size == 512 * 4 * 8 and not plan.dynamic
+    assert metadata["required_dynamic_shared_memory"] == plan.size
+    assert "__dynamic_shmem__" in metadata["ptx"]
+    assert _shared_bytes(metadata["ptx"]) == [5120 * 8]
+    assert not nc.local_memory(nc.ptxas_report(metadata["ptx"]))
+
+
+def test_own_static_shared_arrays_within_48_kib_keep_the_static_buffer(plans):
+    metadata = _compile(_with_own_shared_array(1024), [F64, F64], block=(512,))
+    assert "required_dynamic_shared_memory" not in metadata or \
+        not metadata["required_dynamic_shared_memory"]
+    assert sorted(_shared_bytes(metadata["ptx"])) == [1024 * 8, 512 * 4 * 8]
+
+
 def test_kernels_without_scratch_are_not_planned(plans):
     def kernel(src, dst):
         block = coop.this_block()

@@ -38,6 +38,11 @@ from ._types import GroupType
 
 STORAGE_ATTR = "coop.storage"  # on a site's call: its descriptor, "" when implicit
 
+# A kernel's static shared memory may not exceed this (CUDA's limit without
+# the dynamic opt-in); our plan's buffer counts against it with the kernel's
+# own static shared arrays.
+STATIC_SHARED_MEMORY_LIMIT = 48 * 1024
+
 _sites: dict[str, Site] = {}  # site function name -> the site it lowers
 
 
@@ -221,6 +226,13 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
     # One buffer per kernel, named after it; every placed site function of
     # the kernel names it as its scratch symbol.
     buffer = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
+    # The plan sees only our scratch; the kernel's own static shared arrays
+    # share the 48 KiB, so past it together our buffer moves to dynamic
+    # shared memory (which the launch requests and may extend to the device's
+    # opt-in maximum) instead of ptxas refusing the kernel.
+    own = _static_shared_bytes(module)
+    if own + plan.size > STATIC_SHARED_MEMORY_LIMIT and not plan.dynamic:
+        plan = dataclasses.replace(plan, dynamic=True)
     if plan.dynamic:
         _check_dynamic_shared_memory(function, sites[0])
         metadata[REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
@@ -242,6 +254,28 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
         at = call if where == "before" else _next_op(call)
         with ir.InsertionPoint(at), call.location:
             func.call([], barrier[0], [])
+
+
+def _static_shared_bytes(module) -> int:
+    """Bytes of the module's own static shared arrays (Numba's workgroup
+    `memref.global`s; ours are not linked yet), each at its alignment. Every
+    array of the module counts, the kernel's and its device functions'."""
+    total = 0
+    for op in link_target(module).operations:
+        operation = op.operation
+        if operation.name != "memref.global":
+            continue
+        kind = ir.MemRefType(ir.TypeAttr(operation.attributes["type"]).value)
+        if kind.memory_space is None or "workgroup" not in str(kind.memory_space):
+            continue
+        alignment = (ir.IntegerAttr(operation.attributes["alignment"]).value
+                     if "alignment" in operation.attributes else 1)
+        total = -(-total // alignment) * alignment
+        count = 1
+        for extent in kind.shape:
+            count *= extent
+        total += count * max(1, kind.element_type.width // 8)
+    return total
 
 
 def _check_dynamic_shared_memory(function, site: Site) -> None:
