@@ -84,14 +84,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import ReadOnly, calibrate, coop_jit, repeat_lines
-from gpu_timing import sleeper as _sleeper
+from gpu_timing import coop_jit, repeat_lines
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import family_cli  # noqa: E402
-from numba_exchange import reference_rows, run_reference_binary, sample  # noqa: E402
-from numba_radix_sort import input_keys, same_bits, update, update_expression  # noqa: E402
+from numba_exchange import reference_rows, run_reference_binary  # noqa: E402
+from numba_radix_sort import run_sorts, update, update_expression  # noqa: E402
 from numba_select import chosen  # noqa: E402
 
 REFERENCE = HERE / "reference" / "cub_merge_sort.cu"
@@ -105,9 +104,6 @@ CONFIGS = (("block_merge_keys", "int32", 128, 4, 0), ("block_merge_keys", "int32
            ("block_merge_pairs", "int32", 256, 4, 0), ("block_merge_pairs", "float32", 128, 8, 0),
            ("warp_merge_keys", "int32", 128, 4, 32), ("warp_merge_keys", "int32", 128, 8, 16))
 DTYPES = {"int32": np.int32, "float32": np.float32, "uint64": np.uint64}
-TOTAL_BYTES = 1 << 30  # the reference's key buffer: 1 GiB
-VALUES = TOTAL_BYTES // 4  # the values of the most keys (4-byte keys)
-SLEEP_US = 20000  # a sleeping kernel ahead of each timed batch (covers Numba's launch cost)
 
 
 @dataclass(frozen=True)
@@ -278,66 +274,7 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 # ---- running ours --------------------------------------------------------------------------
 
 def run_coop(configs, options) -> tuple[list, float, int, float]:
-    from numba_cuda_mlir import cuda
-
-    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
-
-    rows = []
-    buffers: dict = {}
-    values: tuple = ()
-    for number, c in enumerate(configs, 1):
-        print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
-              flush=True)
-        if c.dtype not in buffers:
-            buffers.clear()
-            n = TOTAL_BYTES // np.dtype(c.numpy_dtype).itemsize
-            host = input_keys(n, c.numpy_dtype)
-            src = cuda.to_device(host)
-            buffers[c.dtype] = (host, src, ReadOnly(src) if options.read_only else src,
-                                cuda.device_array(n, c.numpy_dtype),
-                                cuda.to_device(np.zeros(n, c.numpy_dtype)))
-        host, _, source, out, zeros = buffers[c.dtype]
-        if c.pairs and not values:
-            device = cuda.to_device(np.arange(VALUES, dtype=np.int32))
-            values = (device, ReadOnly(device) if options.read_only else device,
-                      cuda.device_array(VALUES, np.int32),
-                      cuda.to_device(np.zeros(VALUES, np.int32)))
-        arrays = ((source, values[1], out, values[2]) if c.pairs else (source, out))
-        tile = c.block * c.ipt
-        kernel = make_kernel(c, options.lto, options.range_loop)
-        out.copy_to_device(zeros)
-        if c.pairs:
-            values[2].copy_to_device(values[3])
-        if c.kernel == "tile":
-            grid, sorts = host.size // tile, 1
-            args = arrays
-        else:
-            grid, sorts = options.grid, options.reps
-            if grid * tile > host.size:
-                raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
-            args = arrays + (np.int32(sorts),)
-        kernel[grid, c.block](*args)
-        cuda.synchronize()
-        picked = sample(grid)
-        positions = (picked[:, None] * tile + np.arange(tile)).astype(np.int32)
-        keys, moved = model(c, host[:grid * tile].reshape(grid, tile)[picked], positions, sorts,
-                            c.kernel == "loop")
-        ok = same_bits(out[:grid * tile].copy_to_host().reshape(grid, tile)[picked], keys)
-        if c.pairs:
-            got = values[2][:grid * tile].copy_to_host().reshape(grid, tile)[picked]
-            ok = ok and bool(np.array_equal(got, moved))
-        ms = median_ms(lambda: kernel[grid, c.block](*args))
-        if c.kernel == "tile":
-            itemsize = np.dtype(c.numpy_dtype).itemsize + (4 if c.pairs else 0)
-            value = grid * tile * itemsize / (ms * 1e6)
-        else:
-            base = median_ms(lambda: kernel[grid, c.block](*arrays, np.int32(0)))
-            ops = grid * sorts / sms
-            value = (ms - base) * 1e6 / ops if sorts > 0 else 0.0
-        facts = family_cli.launched_facts(c, kernel)
-        rows.append((c, value, ok, facts))
-    return rows, memcpy, sms, slept
+    return run_sorts(configs, options, make_kernel, model)
 
 
 def compile_only(configs, directory: Path, options) -> list:

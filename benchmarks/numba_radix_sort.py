@@ -309,6 +309,12 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 # ---- running ours --------------------------------------------------------------------------
 
 def run_coop(configs, options) -> tuple[list, float, int, float]:
+    return run_sorts(configs, options, make_kernel, model)
+
+
+def run_sorts(configs, options, make_kernel, model) -> tuple[list, float, int, float]:
+    """Runs and checks the sort kernels `make_kernel(c, lto, range_loop)` of `configs` (this
+    script's and numba_merge_sort.py's: the same inputs, values and timing) against `model`."""
     from numba_cuda_mlir import cuda
 
     sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
