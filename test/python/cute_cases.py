@@ -126,7 +126,36 @@ def cases():
     made["run_length_decode_into"] = (_decode_into_kernel(), i32, _decode_into_expected)
     made["radix_rank_basic"] = (_rank_kernel(4), i32, _rank_expected(4))
     made["radix_rank_match"] = (_rank_kernel(6), i32, _rank_expected(6))
+    made[STATED_BLOCK_CASE] = (_stated_block_kernel(), i32,
+                               lambda a: {"out": _exclusive(a, np.add, np.int32(0))})
     return made
+
+
+# Launched with a runtime block (the host's last argument): the kernel states
+# it with assume_block.
+STATED_BLOCK_CASE = "exclusive_sum_stated_block"
+
+
+def _stated_block_kernel():
+    import cutlass
+    import cutlass.cute as cute
+
+    from cuda import coop
+    from cuda.coop.cute import assume_block
+
+    @cute.kernel
+    def kernel(g_in: cute.Tensor, g_out: cute.Tensor, g_extra: cute.Tensor):
+        assume_block(THREADS)
+        bidx, _, block, items = _loaded(g_in, "transpose")
+        coop.store(block, cute.local_tile(g_out, (TILE,), (bidx,)),
+                   coop.exclusive_sum(block, items), algorithm="transpose")
+
+    @cute.jit
+    def host(m_in: cute.Tensor, m_out: cute.Tensor, m_extra: cute.Tensor,
+             threads: cutlass.Int32):
+        kernel(m_in, m_out, m_extra).launch(grid=(BLOCKS, 1, 1), block=(threads, 1, 1))
+
+    return host
 
 
 def _rank_expected(bits):
@@ -575,7 +604,8 @@ def compile_case(name, directory):
     directory.mkdir(parents=True, exist_ok=True)
     fakes = [make_fake_compact_tensor(types[outputs[k].dtype.name], outputs[k].shape)
              for k in ("out", "extra")]
-    cute.compile(factory, make_fake_compact_tensor(dtype, (N,)), *fakes,
+    runtime_block = (THREADS,) if name == STATED_BLOCK_CASE else ()
+    cute.compile(factory, make_fake_compact_tensor(dtype, (N,)), *fakes, *runtime_block,
                  options=f"--gpu-arch {ARCH} --keep-ptx --keep-cubin "
                          f"--dump-dir={directory}")
     cubin = next(directory.glob("*.cubin"))

@@ -19,6 +19,7 @@ import cute_cases  # noqa: E402
 from cutlass.cute.runtime import make_fake_compact_tensor  # noqa: E402
 
 from cuda import coop  # noqa: E402
+import cuda.coop.cute as coop_cute  # noqa: E402
 from cuda.coop import _compiler  # noqa: E402
 from cuda.coop._errors import CoopCompileError  # noqa: E402
 from cuda.coop._sites import Site  # noqa: E402
@@ -37,7 +38,10 @@ def built(tmp_path_factory):
 def test_case_compiles_inlined(name, built):
     ptx = next((built / name).glob("*.ptx")).read_text()
     assert next((built / name).glob("*.cubin")).stat().st_size > 0
-    assert f".reqntid {cute_cases.THREADS}, 1, 1" in ptx
+    if name == cute_cases.STATED_BLOCK_CASE:
+        assert ".reqntid" not in ptx and "trap;" in ptx  # the runtime block's check
+    else:
+        assert f".reqntid {cute_cases.THREADS}, 1, 1" in ptx
     # The sites are linked and inlined: no calls, and each site's scratch is
     # a static shared buffer of the kernel.
     assert not re.search(r"^\s*call", ptx, re.M)
@@ -274,6 +278,70 @@ def test_a_stated_block_that_is_not_the_launch_s_is_an_error():
         coop.sum(group, items)
     _raises(r"the group states a block of \(256, 1, 1\) threads but the kernel is launched "
             r"with \(128, 1, 1\)", body)
+
+
+def _dynamic_block_ptx(kernel, threads=128):
+    """The PTX of the one-tensor `kernel` launched with a runtime block."""
+    import tempfile
+
+    @cute.jit
+    def host(m: cute.Tensor, n: cutlass.Int32):
+        kernel(m).launch(grid=(1, 1, 1), block=(n, 1, 1))
+
+    with tempfile.TemporaryDirectory() as folder:
+        cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (512,)), threads,
+                     options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
+        return next(Path(folder).glob("*.ptx")).read_text()
+
+
+def test_a_runtime_launch_block_is_an_error_unless_stated():
+    @cute.kernel
+    def unstated(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+    with pytest.raises(Exception) as caught:
+        _dynamic_block_ptx(unstated)
+    assert "state it first with cuda.coop.cute.assume_block" in \
+        str(caught.value) + repr(caught.value.__context__)
+
+
+def test_a_stated_block_compiles_the_calls_and_traps_on_another_launch():
+    @cute.kernel
+    def stated(g: cute.Tensor):
+        coop_cute.assume_block(128)
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items, algorithm="transpose")
+        g[0] = coop.sum(coop.this_block(), items)
+    ptx = _dynamic_block_ptx(stated)
+    # The check reads the launch's block once and traps on any other.
+    assert "%ntid.x" in ptx and "%ntid.y" in ptx and "%ntid.z" in ptx
+    assert "trap;" in ptx
+    # A 128-thread transpose: 512 items of scratch.
+    assert re.findall(r"\.shared \.align \d+ \.b8 __coop_scratch_block\[(\d+)\]", ptx) == ["2048"]
+
+
+def test_a_stated_block_of_a_constant_launch_costs_nothing_or_is_an_error():
+    @cute.kernel
+    def same(g: cute.Tensor):
+        coop_cute.assume_block(128, 1, 1)
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+        g[0] = coop.sum(coop.this_block(), items)
+    assert "trap;" not in _kernel_ptx(same)
+
+    def other(g):
+        coop_cute.assume_block(256)
+    _raises(r"assume_block\(256, 1, 1\) but the kernel is launched with "
+            r"block=\(128, 1, 1\)", other)
+
+
+def test_assume_block_outside_a_kernel_or_of_no_threads_is_an_error():
+    with pytest.raises(CoopCompileError, match="runs inside a @cute.kernel"):
+        coop_cute.assume_block(128)
+
+    def zero(g):
+        coop_cute.assume_block(0)
+    _raises(r"assume_block takes positive int extents", zero)
 
 
 def test_a_non_group_first_argument_is_an_error():

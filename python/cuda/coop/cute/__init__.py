@@ -10,7 +10,8 @@ the common API runs there (`SUPPORTED`). Payloads are CuTe register tensors
 global or shared tensor of unit stride whose first element starts the tile,
 and groups are ``this_block()``, ``this_warp()`` and ``this_warp().group_by(n)``.
 The block's shape is the kernel launch's (CuTe's launch facts): launch with a
-constant ``block=``. docs/embedding.md says what is supported and how scratch
+constant ``block=``, or state it with `assume_block` (a launch with another
+block traps). docs/embedding.md says what is supported and how scratch
 and barriers work.
 """
 
@@ -24,7 +25,7 @@ _require_compiler("cute")
 
 from .. import *  # noqa: E402,F401,F403 -- the common API, under this namespace too
 from .. import __all__ as _common_api  # noqa: E402
-from ._tracing import SUPPORTED  # noqa: E402
+from ._tracing import SUPPORTED, assume_block  # noqa: E402
 
 
 def _activate() -> None:
@@ -39,7 +40,7 @@ def _activate() -> None:
     BaseDSL._get_dsl().register_trace_finalize_hook(finalize)
 
 
-__all__ = [*_common_api, "SUPPORTED"]
+__all__ = [*_common_api, "SUPPORTED", "assume_block"]
 
 
 register("cute")

@@ -52,9 +52,7 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def trace(name: str, arguments: dict):
     """The result of the common API's call `name` with `arguments` in the
     CuTe kernel being traced; NotImplemented when CuTe is not tracing."""
-    try:
-        ir.InsertionPoint.current
-    except ValueError:
+    if not _tracing():
         return NotImplemented
     where = _caller()
     block = _block_dims(where)
@@ -78,19 +76,87 @@ def _caller() -> str:
     return "<unknown>"
 
 
-def _block_dims(where: str) -> tuple[int, int, int]:
-    from cutlass.cute.launch_facts import _get_launch_facts
+_STATED_BLOCK = "coop.block"  # on CuTe's kernel op: the block assume_block stated
+
+
+def _launch(where: str):
+    """CuTe's launch facts of the kernel being traced, and its kernel op."""
+    from cutlass.cute.launch_facts import _current_kernel, _get_launch_facts
 
     try:
-        facts = _get_launch_facts()
+        return _get_launch_facts(), _current_kernel(None)
     except Exception as error:  # CuTe's DSLRuntimeError outside a kernel
         raise CoopCompileError(f"{where}: cuda.coop calls run inside a @cute.kernel (CuTe "
                                f"could not give this function's launch: {error})") from None
-    if facts.exact_block_dim is None:
-        raise CoopCompileError(f"{where}: the kernel's block shape is not known while it is "
-                               "traced; launch it with a constant block=(x, y, z) so the "
-                               "cooperative calls are compiled for it")
-    return tuple(facts.exact_block_dim)
+
+
+def _block_dims(where: str) -> tuple[int, int, int]:
+    facts, kernel = _launch(where)
+    if facts.exact_block_dim is not None:
+        return tuple(facts.exact_block_dim)
+    if _STATED_BLOCK in kernel.attributes:
+        return tuple(ir.DenseI64ArrayAttr(kernel.attributes[_STATED_BLOCK]))
+    raise CoopCompileError(f"{where}: the kernel's block shape is not known while it is "
+                           "traced; launch it with a constant block=(x, y, z), or state it "
+                           "first with cuda.coop.cute.assume_block(x, y, z), so the "
+                           "cooperative calls are compiled for it")
+
+
+def assume_block(x: int, y: int = 1, z: int = 1) -> None:
+    """States the block shape of a kernel launched with a runtime `block=`,
+    before its first cooperative call: the calls are compiled for it, and a
+    launch with another block traps (CUDA's unspecified launch failure)
+    before any of them runs. With a constant launch block it must be that
+    block (a compile error otherwise) and costs nothing."""
+    where = _caller()
+    if not _tracing():
+        raise CoopCompileError(f"{where}: assume_block runs inside a @cute.kernel, before "
+                               "its cooperative calls")
+    dims = (x, y, z)
+    if any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in dims) or \
+            math.prod(dims) > 1024:
+        raise CoopCompileError(f"{where}: assume_block takes positive int extents of at most "
+                               f"1024 threads in all; got {dims!r}")
+    facts, kernel = _launch(where)
+    if facts.exact_block_dim is not None:
+        if tuple(facts.exact_block_dim) != dims:
+            raise CoopCompileError(f"{where}: assume_block{dims} but the kernel is launched "
+                                   f"with block={tuple(facts.exact_block_dim)}; state the "
+                                   "launch's block or drop assume_block")
+        return
+    if _STATED_BLOCK in kernel.attributes:
+        stated = tuple(ir.DenseI64ArrayAttr(kernel.attributes[_STATED_BLOCK]))
+        if stated != dims:
+            raise CoopCompileError(f"{where}: assume_block{dims} after assume_block{stated} "
+                                   "in one kernel; state its block once")
+        return
+    kernel.attributes[_STATED_BLOCK] = ir.DenseI64ArrayAttr.get(list(dims))
+    _trap_unless_launched_with(dims)
+
+
+def _tracing() -> bool:
+    try:
+        ir.InsertionPoint.current
+    except ValueError:
+        return False
+    return True
+
+
+def _trap_unless_launched_with(dims) -> None:
+    """if (ntid.x, ntid.y, ntid.z) != dims: trap."""
+    from cutlass._mlir.dialects import arith, llvm, nvvm, scf
+
+    i32 = ir.IntegerType.get_signless(32)
+    read = (nvvm.read_ptx_sreg_ntid_x, nvvm.read_ptx_sreg_ntid_y, nvvm.read_ptx_sreg_ntid_z)
+    wrong = None
+    for extent, dim in zip(read, dims):
+        differs = arith.cmpi(arith.CmpIPredicate.ne, extent(i32),
+                             arith.constant(i32, ir.IntegerAttr.get(i32, dim)))
+        wrong = differs if wrong is None else arith.ori(wrong, differs)
+    branch = scf.IfOp(wrong)
+    with ir.InsertionPoint(branch.then_block):
+        llvm.intr_trap()
+        scf.YieldOp([])
 
 
 def _thread_data(arguments: dict, where: str):
