@@ -9,6 +9,7 @@ and prints one table of test counts and sanitizer findings.
   python test/sanitize.py select           # test_select_gpu.py
   python test/sanitize.py family           # histogram, reduce_batched, run_length_decode
   python test/sanitize.py sorting          # radix rank and sort, top-k, merge sort
+  python test/sanitize.py cute             # test_cute_gpu.py (CUDA_COOP_CUTE_CUBINS set)
   python test/sanitize.py numba -k transpose --tools racecheck
   python test/sanitize.py lowering --parts load_int8 store_int8 --jobs 6 --timeout 500
   python test/sanitize.py numba combining --shards 16 --jobs 16
@@ -48,6 +49,7 @@ SUITES = {
     "family": ["test_histogram_gpu.py", "test_reduce_batched_gpu.py",
                "test_run_length_decode_gpu.py"],
     "sorting": ["test_radix_sort_gpu.py", "test_merge_sort_gpu.py"],
+    "cute": ["test_cute_gpu.py"],
 }
 TOOLS = ("memcheck", "racecheck", "synccheck")
 
