@@ -344,6 +344,39 @@ def test_assume_block_outside_a_kernel_or_of_no_threads_is_an_error():
     _raises(r"assume_block takes positive int extents", zero)
 
 
+def test_launch_shared_memory_and_the_scratch_past_the_block_limit_is_an_error():
+    """CuTe's dynamic shared memory (smem=) and our static buffer share the
+    block's 232448 bytes on sm_90: a launch that leaves too little would fail
+    with CUDA_ERROR_INVALID_VALUE; here it is a compile error naming what is
+    left."""
+    import tempfile
+
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items, algorithm="transpose")
+        g[0] = coop.sum(coop.this_block(), items)
+
+    def compile_with(smem):
+        @cute.jit
+        def host(m: cute.Tensor):
+            kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1), smem=smem)
+
+        with tempfile.TemporaryDirectory() as folder:
+            cute.compile(host, make_fake_compact_tensor(cutlass.Int32, (512,)),
+                         options=f"--gpu-arch sm_90a --keep-ptx --dump-dir={folder}")
+
+    compile_with(232448 - 2048)  # the 2048-byte transpose's buffer fits exactly
+    with pytest.raises(Exception) as caught:
+        compile_with(232000)
+    error = caught.value
+    while not isinstance(error, CoopCompileError) and (error.__cause__ or error.__context__):
+        error = error.__cause__ or error.__context__
+    assert isinstance(error, CoopCompileError), repr(caught.value)
+    assert "asks for smem=232000 bytes" in str(error)
+    assert "launch with smem <= 230400" in str(error)
+
+
 def test_a_non_group_first_argument_is_an_error():
     def body(g):
         items = coop.ThreadData(4, cutlass.Int32)
