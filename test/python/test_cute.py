@@ -166,13 +166,25 @@ def _compile(kernel_body, dtype=None):
     _kernel_ptx(kernel, dtype)
 
 
-def _raises(match, body, dtype=None):
-    with pytest.raises(Exception) as caught:
-        _compile(body, dtype)
-    error = caught.value
+def _coop_error(raised):
+    """The CoopCompileError CuTe's error was caused by."""
+    error = raised
     while not isinstance(error, CoopCompileError) and (error.__cause__ or error.__context__):
         error = error.__cause__ or error.__context__
-    assert isinstance(error, CoopCompileError), repr(caught.value)
+    assert isinstance(error, CoopCompileError), repr(raised)
+    return error
+
+
+def _raises(match, body, dtype=None, kernel=None):
+    """`body`'s CoopCompileError matches `match` and names the call's line;
+    `kernel`: a whole @cute.kernel instead (one whose control flow CuTe
+    stages)."""
+    with pytest.raises(Exception) as caught:
+        if kernel is None:
+            _compile(body, dtype)
+        else:
+            _kernel_ptx(kernel, dtype)
+    error = _coop_error(caught.value)
     assert re.search(match, str(error)), str(error)
     assert "test_cute.py" in str(error)  # the call's own line
 
@@ -369,12 +381,32 @@ def test_launch_shared_memory_and_the_scratch_past_the_block_limit_is_an_error()
     compile_with(232448 - 2048)  # the 2048-byte transpose's buffer fits exactly
     with pytest.raises(Exception) as caught:
         compile_with(232000)
-    error = caught.value
-    while not isinstance(error, CoopCompileError) and (error.__cause__ or error.__context__):
-        error = error.__cause__ or error.__context__
-    assert isinstance(error, CoopCompileError), repr(caught.value)
+    error = _coop_error(caught.value)
     assert "asks for smem=232000 bytes" in str(error)
     assert "launch with smem <= 230400" in str(error)
+
+
+def test_a_block_call_in_a_warp_specialized_branch_is_an_error():
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        if warp == 0:
+            g[0] = coop.sum(coop.this_block(), items)
+    _raises(r"coop.sum: a block call in a branch on the warp index .* the kernel hangs", None,
+            kernel=kernel)
+
+
+def test_a_warp_call_in_a_warp_specialized_branch_compiles():
+    @cute.kernel
+    def kernel(g: cute.Tensor):
+        items = coop.ThreadData(4, cutlass.Int32)
+        coop.load(coop.this_block(), g, items)
+        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        if warp == 1:
+            g[1] = coop.sum(coop.this_warp(), items)
+    assert "redux.sync.add" in _kernel_ptx(kernel)
 
 
 def test_a_non_group_first_argument_is_an_error():

@@ -194,6 +194,35 @@ def _group_type(group, where: str, block) -> tuple[str, int]:
                            "use coop.this_block(), coop.this_warp() or a group_by of them")
 
 
+# Ops whose result is the calling thread's warp index (CuTe's warp_idx passes
+# through make_warp_uniform; %warpid is the hardware's).
+_WARP_INDEX_OPS = ("cute_nvgpu.arch.make_warp_uniform", "nvvm.read.ptx.sreg.warpid")
+
+
+def _in_warp_specialized_branch() -> bool:
+    """Whether the insertion point is inside an scf.if (of the kernel) whose
+    condition is computed from the warp index."""
+    op = ir.InsertionPoint.current.block.owner
+    while op is not None and op.name not in ("cuda.kernel", "gpu.func", "func.func"):
+        if op.name == "scf.if" and _depends_on_warp_index(op.operands[0]):
+            return True
+        op = op.parent
+    return False
+
+
+def _depends_on_warp_index(value, budget: int = 64) -> bool:
+    pending, seen = [value], 0
+    while pending and seen < budget:
+        owner = pending.pop().owner
+        seen += 1
+        if isinstance(owner, ir.Block):
+            continue
+        if owner.name in _WARP_INDEX_OPS:
+            return True
+        pending.extend(owner.operands)
+    return False
+
+
 class _Call:
     """One call: its operands (role, site type, the value passed), its
     attributes and its result."""
@@ -209,6 +238,11 @@ class _Call:
                 self.options[option.name] = arguments.get(option.name, option.default)
         self.group, count = _group_type(self.roles["group"], where, block)
         kind = self.roles["group"].kind
+        if kind == "block" and _in_warp_specialized_branch():
+            self.error("a block call in a branch on the warp index (a warp-specialized "
+                       "branch) waits at a block barrier for warps that never reach it, and "
+                       "the kernel hangs; call it where every thread of the block runs, or "
+                       "use coop.this_warp() (or a group_by of it) inside the branch")
         self.threads = {"block": math.prod(block), "warp": WARP_THREADS,
                         "threads_within_warp": count,
                         "warps_within_block": WARP_THREADS * count}[kind]
