@@ -116,6 +116,7 @@ def cases():
                       lambda a: {"out": np.sort(_tiles(a), axis=1).reshape(-1)})
     for name in ("radix_sort_pairs", "merge_sort_pairs", "argsort"):
         made[name] = (_sort_kernel(name), i32, _stable_sort_expected)
+    made["argsort_bf16"] = (_sort_kernel("argsort"), cutlass.BFloat16, _stable_sort_expected)
     made["topk_max_keys"] = (_topk_kernel(), i32, lambda a: {
         "out": -np.sort(-_tiles(a), axis=1)[:, :TOP_K].reshape(-1)})
     for algorithm in ("atomic", "sort"):
@@ -377,7 +378,8 @@ def _batched_kernel():
 
 
 def _stable_sort_expected(a):
-    order = np.argsort(_tiles(a), axis=1, kind="stable").astype(np.int32)
+    keys = _bf16_values(a) if a.dtype == BF16_BITS else a
+    order = np.argsort(_tiles(keys), axis=1, kind="stable").astype(np.int32)
     return {"out": np.take_along_axis(_tiles(a), order, axis=1).reshape(-1),
             "extra": order.reshape(-1)}
 
@@ -576,7 +578,14 @@ def _scan_kernel(name, op=None, initial=None):
     return _host(kernel)
 
 
-_NUMPY = {"Int32": np.int32, "Uint32": np.uint32, "Float32": np.float32}
+# NumPy has no bfloat16: its arrays hold a bfloat16's bits (a float32's top
+# half), and the model compares their float32 values.
+BF16_BITS = np.uint16
+_NUMPY = {"Int32": np.int32, "Uint32": np.uint32, "Float32": np.float32, "BFloat16": BF16_BITS}
+
+
+def _bf16_values(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def inputs(dtype_name: str, seed: int = 1):
@@ -586,6 +595,14 @@ def inputs(dtype_name: str, seed: int = 1):
         return rng.integers(-8, 9, N).astype(np.float32)
     if numpy_type == np.uint32:
         return rng.integers(0, 2**32, N, dtype=np.uint64).astype(np.uint32)
+    if numpy_type == BF16_BITS:
+        # Exact in bfloat16's 8 significant bits, many ties, -0.0 beside 0.0
+        # (equal keys: a stable sort keeps their order) and infinities.
+        values = (rng.integers(-128, 128, N) / 8).astype(np.float32)
+        values[rng.integers(0, N, 40)] = -0.0
+        values[rng.integers(0, N, 4)] = np.inf
+        values[rng.integers(0, N, 4)] = -np.inf
+        return (values.view(np.uint32) >> 16).astype(BF16_BITS)
     return rng.integers(-1000, 1000, N).astype(numpy_type)
 
 
@@ -596,7 +613,7 @@ def compile_case(name, directory):
     from cutlass.cute.runtime import make_fake_compact_tensor
 
     types = {"int32": cutlass.Int32, "uint32": cutlass.Uint32, "float32": cutlass.Float32,
-             "int64": cutlass.Int64}
+             "int64": cutlass.Int64, np.dtype(BF16_BITS).name: cutlass.BFloat16}
     factory, dtype, expected = cases()[name]
     a = inputs(dtype.__name__)
     outputs = expected(a)

@@ -18,15 +18,6 @@ func.func @rank_of_a_warp(%k: memref<4xi32>) {
 
 // -----
 
-func.func @bf16_keys(%k: memref<4xbf16>) {
-  %b = coop.this_block
-  // expected-error @+1 {{keys must be 8- to 64-bit integers or float16/32/64; got 'bf16'}}
-  coop.radix_sort %b, %k into %k : !coop.group<block>, memref<4xbf16>, memref<4xbf16>
-  return
-}
-
-// -----
-
 func.func @unsigned_floats(%k: memref<4xf32>) {
   %b = coop.this_block
   // expected-error @+1 {{'unsigned' orders integer keys; 'f32' keys are floats: remove it}}

@@ -12,11 +12,6 @@ using namespace mlir::coop::detail;
 static constexpr int64_t kMaxRadixTile = 65535;
 static constexpr int64_t kMaxRadixBits = 8;
 
-bool mlir::coop::isRadixKeyType(Type type) {
-  return type.isInteger(8) || type.isInteger(16) || type.isInteger(32) ||
-         type.isInteger(64) || type.isF16() || type.isF32() || type.isF64();
-}
-
 RadixSortScratch mlir::coop::radixSortScratch(const TileGeometry &keys,
                                               Type valueType,
                                               int64_t radixBits) {
@@ -35,13 +30,10 @@ RadixSortScratch mlir::coop::radixSortScratch(const TileGeometry &keys,
   return {unionBytes, 0, false};
 }
 
-/// The rules both radix ops share: keys, bits, the tile's size.
+/// The rules both radix ops share: keys, bits, the tile's size. Every item
+/// type is a key (a float's bits ordered as CUB orders them).
 static LogicalResult verifyRadixKeys(Operation *op, Type key, bool isUnsigned,
                                      int64_t radixBits, int64_t items) {
-  if (!isRadixKeyType(key))
-    return op->emitOpError("keys must be 8- to 64-bit integers or "
-                           "float16/32/64; got ")
-           << key;
   if (isUnsigned && !key.isInteger())
     return op->emitOpError("'unsigned' orders integer keys; ")
            << key << " keys are floats: remove it";

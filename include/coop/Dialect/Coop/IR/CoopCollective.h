@@ -228,9 +228,6 @@ struct RadixMatchCounters {
   int64_t bytes() const { return (regionsStart() + warps() * warpRegionWords()) * 4; }
 };
 
-/// The keys of a radix operation: 8- to 64-bit integers, float16/32/64.
-bool isRadixKeyType(Type type);
-
 /// A block radix sort's scratch (bytes): the union of the rank's counters
 /// and the keys' and values' exchanges, each exchange laid out as
 /// BlockExchange's; keys and values exchange side by side (values at

@@ -949,8 +949,8 @@ def Coop_RadixRankOp : Coop_Op<"radix_rank", [AttrSizedOperandSegments,
     ranks before bin `t*P + i` (bins in ascending digit order either way; 0
     past the last bin), CUB's exclusive digit prefix.
 
-    Rules checked here: blocks only; keys of 8 to 64 bits (integers) or
-    float16/32/64; `unsigned` only with integer keys; `i32` ranks, one per
+    Rules checked here: blocks only; keys of any item type (integers of 8
+    to 64 bits, float16, bfloat16, float32, float64); `unsigned` only with integer keys; `i32` ranks, one per
     key; `radix_bits` in [1, 8] and the digit inside the key; a tile of at
     most 65,535 keys (CUB's 16-bit counters) where the block size is
     known; a `digit_prefix` of `i32` of at least P slots.
