@@ -107,6 +107,18 @@ def _pytest_summary(output: str) -> str:
     return lines[-1] if lines else ""
 
 
+def _findings(output: str, most: int = 60) -> str:
+    """What to read of a bad row: the tool's reports without their host
+    backtraces (the kernel, the access, the device frames: a tail of
+    backtraces told nothing), then pytest's failures and summary."""
+    reports = [line for line in output.splitlines()
+               if line.startswith("=========") and line.strip("= ")
+               and "Host Frame" not in line]
+    failures = [line for line in output.splitlines()
+                if line.startswith(("FAILED", "ERROR", "E  ")) or _pytest_summary(line)]
+    return "\n".join(reports[:most] + failures[-20:])
+
+
 def _is_bad(row: dict) -> bool:
     return bool(row["failed"] or row["errors"] or row["hazards"] or not row["passed"]
                 or row["returncode"] or row["timed_out"])
@@ -158,7 +170,7 @@ def main() -> int:
                   f"{row['part']}{note}", flush=True)
             if _is_bad(row):
                 bad = True
-                print(row["output"][-3000:], flush=True)
+                print(_findings(row["output"]), flush=True)
     return 1 if bad else 0
 
 

@@ -115,8 +115,8 @@ def test_global_out_is_a_whole_array_histogram(dtype, block, ipt, bins, counter)
 
 
 # The sort algorithm of 1024 threads x 2 uint16 samples takes 37 KiB of scratch (CUB's
-# BlockRadixSort for 12-bit keys takes as much): with a shared array of 4096 counters
-# the kernel's static shared memory passes 48 KiB and ptxas refuses it, for CUB too.
+# BlockRadixSort for 12-bit keys takes as much): beside a shared array of 4096 counters
+# that is past 48 KiB of static shared memory, a compile error (ptxas refuses CUB's).
 SORT_CASES = [(*config, mode) for config in CONFIGS
               for mode in ("fresh", "accumulate", "shared", "global")
               if not (mode == "shared" and config == ("uint16", (1024, 1, 1), 2, 4096))]

@@ -206,17 +206,27 @@ def _with_own_shared_array(floats):
     return kernel
 
 
-def test_own_static_shared_arrays_and_scratch_past_48_kib_take_dynamic_shared_memory(plans):
+def test_error_own_static_shared_arrays_and_scratch_past_48_kib():
     """The kernel's 40 KiB array and the 16 KiB exchange would be 56 KiB of
-    static shared memory, which ptxas refuses: the scratch moves to dynamic
-    shared memory requested at launch."""
-    metadata = _compile(_with_own_shared_array(5120), [F64, F64], block=(512,))
-    (plan,) = plans
-    assert plan.size == 512 * 4 * 8 and not plan.dynamic
-    assert metadata["required_dynamic_shared_memory"] == plan.size
-    assert "__dynamic_shmem__" in metadata["ptx"]
-    assert _shared_bytes(metadata["ptx"]) == [5120 * 8]
-    assert not nc.local_memory(nc.ptxas_report(metadata["ptx"]))
+    static shared memory; dynamic shared memory would overlap the array."""
+    with pytest.raises(Exception) as info:
+        _compile(_with_own_shared_array(5120), [F64, F64], block=(512,))
+    assert ("cuda.coop's scratch for this kernel (16384 bytes) and the kernel's own static "
+            "shared arrays (40960 bytes) exceed the 48 KiB") in str(info.value)
+
+
+def test_error_dynamic_scratch_beside_own_static_shared_arrays():
+    def kernel(src, dst):
+        block = coop.this_block()
+        mine = cuda.shared.array(16, np.float64)
+        items = coop.ThreadData(8)
+        coop.load(block, src, items, algorithm="transpose")
+        mine[cuda.threadIdx.x % 16] = items[0]
+        coop.store(block, dst, items, algorithm="transpose")
+
+    with pytest.raises(Exception) as info:
+        _compile(kernel, [F64, F64], block=(1024,))
+    assert "scratch in dynamic shared memory would overlap those arrays" in str(info.value)
 
 
 def test_own_static_shared_arrays_within_48_kib_keep_the_static_buffer(plans):

@@ -94,23 +94,6 @@ def slice_kernel(src, dst):
     coop.store(block, dst, items, algorithm="transpose")
 
 
-@cuda.jit
-def own_shared_kernel(src, dst):
-    """A 40 KiB array of the kernel's own beside 16 KiB of exchange scratch:
-    the scratch moves to dynamic shared memory. Each thread's first item
-    comes back rotated through the kernel's array."""
-    block = coop.this_block()
-    mine = cuda.shared.array(5120, np.float64)
-    items = coop.ThreadData(4)
-    offset = cuda.blockIdx.x * 2048
-    coop.load(block, src, items, offset=offset, algorithm="transpose")
-    for i in range(10):
-        mine[cuda.threadIdx.x + 512 * i] = items[0] + i
-    cuda.syncthreads()
-    items[0] = mine[(cuda.threadIdx.x + 1) % 512 + 512 * 9] - 9
-    coop.store(block, dst, items, offset=offset, algorithm="transpose")
-
-
 I32, I16 = types.int32[::1], types.int16[::1]
 F32, F64 = types.float32[::1], types.float64[::1]
 # kernel -> (argument types for a compile without a GPU, block)
@@ -121,7 +104,6 @@ KERNELS = {
     dynamic_kernel: ([F64, F64, types.int64, literal(8)], (1024,)),
     helper_kernel: ([I16, I16, literal(3)], (128,)),
     slice_kernel: ([F32, F32], (128,)),
-    own_shared_kernel: ([F64, F64], (512,)),
 }
 
 
@@ -169,11 +151,3 @@ def test_dtype_from_a_slice():
     slice_kernel[1, 128](cuda.to_device(src), d_dst)
     np.testing.assert_array_equal(d_dst.copy_to_host(), src[4:])
 
-
-def test_own_shared_arrays_and_scratch_past_48_kib():
-    src = _data(3 * 2048, np.float64)
-    d_dst = cuda.device_array_like(src)
-    own_shared_kernel[3, 512](cuda.to_device(src), d_dst)
-    expected = src.reshape(3, 512, 4).copy()
-    expected[:, :, 0] = np.roll(expected[:, :, 0], -1, axis=1)
-    np.testing.assert_array_equal(d_dst.copy_to_host(), expected.reshape(-1))

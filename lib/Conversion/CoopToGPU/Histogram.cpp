@@ -321,20 +321,20 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     };
     if (op.hasSharedOut()) {
       // Each bin's count, added by the thread of its stripe (no other
-      // thread touches the bin), then a barrier before the block reads.
+      // thread touches the bin, not even to read: a clamped read of the
+      // last bin would race with its owner's write), then a barrier before
+      // the block reads.
       Value out = adaptor.getOut();
       forEachStripe([&](int64_t, Value bin, Value inside) {
-        Value slot = inside ? arith::MinUIOp::create(rewriter, loc, bin,
-                                                     ix.c(bins - 1))
-                                  .getResult()
-                            : bin;
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (inside) {
+          auto owned = scf::IfOp::create(rewriter, loc, inside, false);
+          rewriter.setInsertionPoint(owned.thenBlock()->getTerminator());
+        }
         Value sum = arith::AddIOp::create(
-            rewriter, loc, memref::LoadOp::create(rewriter, loc, out, slot),
-            countOf(bin, inside));
-        if (inside)
-          storeIf(rewriter, loc, inside, sum, out, bin);
-        else
-          memref::StoreOp::create(rewriter, loc, sum, out, bin);
+            rewriter, loc, memref::LoadOp::create(rewriter, loc, out, bin),
+            countAt(bin));
+        memref::StoreOp::create(rewriter, loc, sum, out, bin);
       });
       gpu::BarrierOp::create(rewriter, loc);
       rewriter.eraseOp(op);

@@ -226,13 +226,7 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
     # One buffer per kernel, named after it; every placed site function of
     # the kernel names it as its scratch symbol.
     buffer = "__coop_scratch_" + ir.StringAttr(function.attributes["sym_name"]).value
-    # The plan sees only our scratch; the kernel's own static shared arrays
-    # share the 48 KiB, so past it together our buffer moves to dynamic
-    # shared memory (which the launch requests and may extend to the device's
-    # opt-in maximum) instead of ptxas refusing the kernel.
-    own = _static_shared_bytes(module)
-    if own + plan.size > STATIC_SHARED_MEMORY_LIMIT and not plan.dynamic:
-        plan = dataclasses.replace(plan, dynamic=True)
+    _check_own_shared_arrays(module, sites[0], plan)
     if plan.dynamic:
         _check_dynamic_shared_memory(function, sites[0])
         metadata[REQUIRED_DYNAMIC_SHARED_MEMORY_KEY] = max(
@@ -254,6 +248,22 @@ def _patch(module, function, calls, sites, plan: KernelPlan, metadata: dict) -> 
         at = call if where == "before" else _next_op(call)
         with ir.InsertionPoint(at), call.location:
             func.call([], barrier[0], [])
+
+
+def _check_own_shared_arrays(module, site: Site, plan: KernelPlan) -> None:
+    """The kernel's own static shared arrays share the 48 KiB of static
+    shared memory with our buffer, and cannot sit beside dynamic shared
+    memory: Numba-CUDA-MLIR's (a zero-size shared variable, which ptxas
+    places among the static ones, not after them) overlapped a static
+    array on an H100, so scratch past 48 KiB needs a kernel without them."""
+    own = _static_shared_bytes(module)
+    if not own or (not plan.dynamic and own + plan.size <= STATIC_SHARED_MEMORY_LIMIT):
+        return
+    raise CoopCompileError(
+        f"{site.filename}:{site.line}: cuda.coop's scratch for this kernel ({plan.size} "
+        f"bytes) and the kernel's own static shared arrays ({own} bytes) exceed the 48 KiB "
+        "of static shared memory, and scratch in dynamic shared memory would overlap those "
+        "arrays; use fewer items per thread, a smaller block or smaller shared arrays")
 
 
 def _static_shared_bytes(module) -> int:
