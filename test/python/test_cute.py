@@ -472,11 +472,11 @@ def test_block_sites_declare_one_shared_buffer_the_host_defines():
 
 def test_a_kernel_s_block_sites_share_one_buffer(built):
     # One buffer as large as the largest site's scratch, as CUB's union of
-    # temp storage: the scan with its aggregate (656 B) here, the transpose
+    # temp storage: the scan with its aggregate (644 B) here, the transpose
     # store (2 KiB) below, not the sum of the sites'.
     ptx = _ptx(built, "exclusive_sum_aggregate")
     buffers = re.findall(r"\.shared \.align \d+ \.b8 (\w+)\[(\d+)\]", ptx)
-    assert buffers == [("__coop_scratch_block", "656")]
+    assert buffers == [("__coop_scratch_block", "644")]
     ptx = _ptx(built, "store_transpose")
     assert re.findall(r"\.shared \.align \d+ \.b8 (\w+)\[(\d+)\]", ptx) == \
         [("__coop_scratch_block", "2048")]

@@ -7,7 +7,7 @@
 // through the same scratch between two barriers. Scratch: 9 i64 values (72
 // bytes) in a union with 9 i32 keys.
 // CHECK-LABEL: gpu.func @block
-// CHECK: memref.get_global @__coop_scratch_block : memref<80xi8
+// CHECK: memref.get_global @__coop_scratch_block : memref<72xi8
 // CHECK: %[[KEYS:.*]] = memref.view %{{.*}} to memref<18xi32
 // CHECK: %[[VALUES:.*]] = memref.view %{{.*}} to memref<9xi64
 // CHECK: arith.cmpi slt

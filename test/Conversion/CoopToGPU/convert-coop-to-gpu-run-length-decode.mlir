@@ -9,9 +9,9 @@
 // past that offset.
 // CHECK-LABEL: gpu.func @window
 // CHECK: arith.extui %{{.*}} : i8 to i32
-// CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<128xf32
-// CHECK: %[[OFFSETS:.*]] = memref.view %{{.*}}[%c512][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<129xi32
-// CHECK: memref.view %{{.*}}[%c1028][] : memref<1040xi8, #gpu.address_space<workgroup>> to memref<2xi32
+// CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1036xi8, #gpu.address_space<workgroup>> to memref<128xf32
+// CHECK: %[[OFFSETS:.*]] = memref.view %{{.*}}[%c512][] : memref<1036xi8, #gpu.address_space<workgroup>> to memref<129xi32
+// CHECK: memref.view %{{.*}}[%c1028][] : memref<1036xi8, #gpu.address_space<workgroup>> to memref<2xi32
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %[[OFFSETS]]
 // CHECK: memref.store %{{.*}}, %[[OFFSETS]][%c128]

@@ -8,9 +8,9 @@
 // the blocked read of the compacted tile.
 // CHECK-LABEL: gpu.func @block_select
 // CHECK: arith.cmpi ne, %{{.*}}, %c0_i8 : i8
-// CHECK: %[[TILE:.*]] = memref.view %{{.*}}[%c0][] : memref<528xi8, #gpu.address_space<workgroup>> to memref<130xi32
+// CHECK: %[[TILE:.*]] = memref.view %{{.*}}[%c0][] : memref<520xi8, #gpu.address_space<workgroup>> to memref<130xi32
 // CHECK-COUNT-5: shfl.sync.up.b32
-// CHECK: %[[TOTALS:.*]] = memref.view %{{.*}}[%c512][] : memref<528xi8, #gpu.address_space<workgroup>> to memref<2xi32
+// CHECK: %[[TOTALS:.*]] = memref.view %{{.*}}[%c512][] : memref<520xi8, #gpu.address_space<workgroup>> to memref<2xi32
 // CHECK: @p st.shared.b32
 // CHECK-NEXT: gpu.barrier
 // CHECK: memref.load %[[TOTALS]][%c0]

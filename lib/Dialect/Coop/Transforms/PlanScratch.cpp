@@ -165,7 +165,9 @@ struct PlanScratch : coop::impl::CoopPlanScratchBase<PlanScratch> {
         return failure();
 
     OpBuilder builder(fn->getContext());
-    int64_t size = llvm::alignTo(end, kScratchAlignment);
+    // The buffer is aligned, its size is what the slices need (CUB's
+    // sizeof(TempStorage), e.g. a merge sort's tile and one item more).
+    int64_t size = end;
     fn->setAttr(kScratchSizeAttr, builder.getI64IntegerAttr(size));
     fn->setAttr(kScratchAlignmentAttr, builder.getI64IntegerAttr(bufferAlignment));
     if (size > kStaticSharedMemoryLimit)
