@@ -27,6 +27,8 @@ KERNELS = {
     "select_kernel": ("compact", [I32, I32, I32]),
     "unique_kernel": ("unique", [I32, I32, I32]),
     "sort_kernel": ("sort_tiles", [types.float32[::1], I32, types.float32[::1], I32]),
+    "topk_kernel": ("top_scores", [types.float32[:, ::1], types.float32[::1], I32,
+                                   types.int64]),
 }
 
 
