@@ -380,27 +380,24 @@ def test_launch_shared_memory_and_the_scratch_past_the_block_limit_is_an_error()
     assert "launch with smem <= 230400" in str(error)
 
 
-def test_a_block_call_in_a_warp_specialized_branch_is_an_error():
-    @cute.kernel
-    def kernel(g: cute.Tensor):
-        items = coop.ThreadData(4, cutlass.Int32)
-        coop.load(coop.this_block(), g, items)
-        warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
-        if warp == 0:
-            g[0] = coop.sum(coop.this_block(), items)
-    _raises(r"coop.sum: a block call in a branch on the warp index .* the kernel hangs", None,
-            kernel=kernel)
+@pytest.mark.parametrize("scope", ("block", "warp"))
+def test_warp_specialized_branches_take_warp_calls_only(scope):
+    """A block call in a branch on the warp index waits at a block barrier
+    for warps that never come: an error; a warp call there compiles."""
+    group = coop.this_block if scope == "block" else coop.this_warp
 
-
-def test_a_warp_call_in_a_warp_specialized_branch_compiles():
     @cute.kernel
     def kernel(g: cute.Tensor):
         items = coop.ThreadData(4, cutlass.Int32)
         coop.load(coop.this_block(), g, items)
         warp = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         if warp == 1:
-            g[1] = coop.sum(coop.this_warp(), items)
-    assert "redux.sync.add" in _kernel_ptx(kernel)
+            g[1] = coop.sum(group(), items)
+    if scope == "warp":
+        assert "redux.sync.add" in _kernel_ptx(kernel)
+    else:
+        _raises(r"coop.sum: a block call in a branch on the warp index .* the kernel hangs",
+                None, kernel=kernel)
 
 
 def test_a_non_group_first_argument_is_an_error():

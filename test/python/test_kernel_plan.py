@@ -215,20 +215,6 @@ def test_error_own_static_shared_arrays_and_scratch_past_48_kib():
             "shared arrays (40960 bytes) exceed the 48 KiB") in str(info.value)
 
 
-def test_error_dynamic_scratch_beside_own_static_shared_arrays():
-    def kernel(src, dst):
-        block = coop.this_block()
-        mine = cuda.shared.array(16, np.float64)
-        items = coop.ThreadData(8)
-        coop.load(block, src, items, algorithm="transpose")
-        mine[cuda.threadIdx.x % 16] = items[0]
-        coop.store(block, dst, items, algorithm="transpose")
-
-    with pytest.raises(Exception) as info:
-        _compile(kernel, [F64, F64], block=(1024,))
-    assert "scratch in dynamic shared memory would overlap those arrays" in str(info.value)
-
-
 def test_own_static_shared_arrays_within_48_kib_keep_the_static_buffer(plans):
     metadata = _compile(_with_own_shared_array(1024), [F64, F64], block=(512,))
     assert "required_dynamic_shared_memory" not in metadata or \
@@ -294,20 +280,24 @@ def test_functions_other_than_kernels_are_planned_for_repeated_calls():
     assert "memref.global \"private\" @__coop_scratch_helper" in planned
 
 
-def test_error_dynamic_scratch_beside_dynamic_shared_arrays():
-    import numpy
-
+@pytest.mark.parametrize("size,message", [
+    (0, "needs dynamic shared memory, which the kernel also uses"),
+    (16, "scratch in dynamic shared memory would overlap those arrays")],
+    ids=("dynamic", "static"))
+def test_error_dynamic_scratch_beside_shared_arrays(size, message):
+    """Scratch past 48 KiB is dynamic shared memory: a kernel's own dynamic
+    shared arrays would share it, its static ones would overlap it."""
     def kernel(src, dst):
         block = coop.this_block()
-        mine = cuda.shared.array(0, numpy.float64)
+        mine = cuda.shared.array(size, np.float64)
         items = coop.ThreadData(8)
         coop.load(block, src, items, algorithm="transpose")
-        mine[cuda.threadIdx.x] = items[0]
+        mine[cuda.threadIdx.x % 16] = items[0]
         coop.store(block, dst, items, algorithm="transpose")
 
     with pytest.raises(Exception) as info:
         _compile(kernel, [F64, F64], block=(1024,))
-    assert "needs dynamic shared memory, which the kernel also uses" in str(info.value)
+    assert message in str(info.value)
 
 
 def _copy_kernel(**options):
