@@ -55,6 +55,8 @@ def call(site, values: list, results: list) -> list:
     sm = _sm()
     data = site.data()
     name, path = _LOWERED.get((data, sm)) or _lower(data, sm)
+    if path in _SHARED_NEEDS:
+        _check_launch_shared_memory(site, _SHARED_NEEDS[path][0], sm)
     outs = [cute.make_rmem_tensor((1,), t) for t in results[1:]]
     parameters = [_parameter(site_type) for _, site_type in site.operands]
     parameters += [llvm.PointerType.get() for _ in outs]
@@ -64,6 +66,30 @@ def call(site, values: list, results: list) -> list:
     if not results:
         return []
     return [results[0](returned)] + [out[0] for out in outs]
+
+
+def _check_launch_shared_memory(site, size: int, sm: int) -> None:
+    """Our static buffer adds to the dynamic shared memory the launch asks
+    for (`smem=`, CuTe's allocator): a launch whose constant `smem=` leaves
+    the block's limit less than `size` bytes would fail when launched, so it
+    is an error at the call that says how much `smem=` may be."""
+    from cutlass.cute.launch_facts import _current_kernel
+    from cutlass.cutlass_dsl.cutlass import SMEM_CAPACITY_MAP
+    from cutlass._mlir import ir
+
+    capacity = SMEM_CAPACITY_MAP.get(f"sm_{sm}")
+    attributes = _current_kernel(None).attributes
+    # CuTe records a launch's smem= that is a Python int on the kernel.
+    if capacity is None or "smem.config_smem_size" not in attributes:
+        return
+    smem = ir.IntegerAttr(attributes["smem.config_smem_size"]).value
+    if smem + size > capacity:
+        raise CoopCompileError(
+            f"{site.filename}:{site.line}: coop.{site.op}: the kernel's launch asks for "
+            f"smem={smem} bytes of dynamic shared memory and this call needs a {size}-byte "
+            f"static buffer: {smem + size} bytes, past the {capacity} bytes a block can have "
+            f"on sm_{sm}; launch with smem <= {capacity - size}, or give the call fewer items "
+            "per thread")
 
 
 def _lower(data: tuple, sm: int, first_use: bool = False) -> tuple[str, str]:
@@ -118,68 +144,11 @@ def finalize(dsl, module, function_name) -> None:
             # CuTe links the libraries in sorted order, each into the kernel's
             # module in turn; a declaration linked after the definition made a
             # second buffer, so the definition's name sorts last.
-            _check_launches(module, op, size)
             definition = _write(_compiler.emit_scratch_bitcode(SHARED_BUFFER, size, alignment),
                                 prefix="~scratch-")
             if definition not in libraries:
                 op.attributes["link-libraries"] = ir.ArrayAttr.get(
                     [ir.StringAttr.get(p) for p in sorted(libraries + [definition])])
-
-
-def _check_launches(module, gpu_module, size: int) -> None:
-    """Our static buffer adds to the dynamic shared memory a launch of the
-    module's kernels asks for (CuTe's allocator); a constant `smem=` that
-    leaves less than `size` bytes of the device's block limit would fail
-    at launch, so it is an error here that says how much is left."""
-    from cutlass._mlir import ir
-    from cutlass.cutlass_dsl.cutlass import SMEM_CAPACITY_MAP
-
-    capacity = SMEM_CAPACITY_MAP.get(f"sm_{_sm()}")
-    name = ir.StringAttr(gpu_module.attributes["sym_name"]).value
-    launches = []
-
-    def visit(op):
-        op = op.operation
-        if op.name == "cuda.launch_ex":
-            # @module::@kernel (this binding's SymbolRefAttr has no accessors)
-            path = [part.lstrip("@").strip('"') for part in
-                    str(op.attributes["callee"]).split("::")]
-            if path[0] == name:
-                launches.append((path[-1], op))
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    for kernel, launch in launches:
-        configuration = launch.operands[0].owner
-        # cuda.launch_cfg.create(block x, y, z, dynamic shared bytes, grid x, y, z, stream)
-        smem = _constant(configuration.operands[3]) \
-            if configuration.name == "cuda.launch_cfg.create" else None
-        if capacity is None or smem is None or smem + size <= capacity:
-            continue
-        raise CoopCompileError(
-            f"kernel {kernel}: its launch asks for smem={smem} bytes of dynamic shared memory "
-            f"and its cuda.coop calls share a {size}-byte static buffer: {smem + size} bytes, "
-            f"past the {capacity} bytes a block can have on sm_{_sm()}; launch with smem <= "
-            f"{capacity - size}, or give the cooperative calls fewer items per thread")
-
-
-def _constant(value):
-    """The int a value is, through casts; None when it is not a constant."""
-    from cutlass._mlir import ir
-
-    op = value.owner
-    while not isinstance(op, ir.Block):
-        op = op.operation if hasattr(op, "operation") else op
-        if op.name == "arith.constant":
-            try:
-                return ir.IntegerAttr(op.attributes["value"]).value
-            except (TypeError, ValueError):
-                return None
-        if op.name not in ("arith.extsi", "arith.extui", "arith.index_cast", "arith.trunci",
-                           "arith.index_castui"):
-            return None
-        op = op.operands[0].owner
-    return None
 
 
 def _first_use(gpu_module, kernel) -> list[str]:
