@@ -87,7 +87,8 @@ class Case:
 def shared_bytes_bounds(case: Case) -> tuple[int, int]:
     """(the tile's, CUB's TempStorage's) scratch bytes, written independently of the
     compiler: a transpose's layout is the bank model's (plan-scratch.mlir tests which),
-    never more than CUB's and never less than the items it holds; time-sliced is CUB's."""
+    never more than CUB's and never less than the items it holds; time-sliced is CUB's.
+    Bytes the items take, as the plan sizes the buffer (not rounded to its alignment)."""
     n, eb = case.ipt, case.element_bytes
     pad = n > 4 and (n & (n - 1)) == 0
     if case.algorithm not in ("transpose", "warp_transpose", "warp_transpose_timesliced"):
@@ -100,7 +101,7 @@ def shared_bytes_bounds(case: Case) -> tuple[int, int]:
         tile = cub = WARP * n + ((WARP * n) >> 5 if pad else 0)
     else:
         tile, cub = case.block_items, case.block_items + ((case.block_items >> 5) if pad else 0)
-    return -(-tile * eb // 16) * 16, -(-cub * eb // 16) * 16
+    return tile * eb, cub * eb
 
 
 def _group(case: Case) -> tuple[str, str]:
