@@ -74,3 +74,27 @@ gpu.module @global_out {
     gpu.return
   }
 }
+
+// -----
+
+// The sort algorithm into a shared array of 100 bins at 64 threads: after
+// the runs' bounds, each thread adds its first stripe's count to its bin;
+// the second stripe (bins 64..99) only where the thread has a bin: no thread
+// reads a bin another thread writes.
+// CHECK-LABEL: gpu.func @sort_shared_out
+// CHECK: gpu.barrier
+// CHECK: memref.load %arg1[%thread_id_x]
+// CHECK: memref.store %{{.*}}, %arg1[%thread_id_x]
+// CHECK: scf.if %{{.*}} {
+// CHECK: memref.load %arg1[%[[SECOND:.*]]]
+// CHECK: memref.store %{{.*}}, %arg1[%[[SECOND]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+gpu.module @sort_shared_out {
+  gpu.func @sort_shared_out(%s: memref<2xi32>, %h: memref<100xi32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %b = coop.this_block
+    coop.histogram %b, %s out = %h : memref<100xi32, #gpu.address_space<workgroup>> bins = 100 algorithm = sort : !coop.group<block>, memref<2xi32>
+    gpu.return
+  }
+}
