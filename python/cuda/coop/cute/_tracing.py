@@ -90,12 +90,19 @@ def _launch(where: str):
                                f"could not give this function's launch: {error})") from None
 
 
+def _stated_block(kernel):
+    """The block assume_block stated for `kernel`, or None."""
+    if _STATED_BLOCK not in kernel.attributes:
+        return None
+    return tuple(ir.DenseI64ArrayAttr(kernel.attributes[_STATED_BLOCK]))
+
+
 def _block_dims(where: str) -> tuple[int, int, int]:
     facts, kernel = _launch(where)
     if facts.exact_block_dim is not None:
         return tuple(facts.exact_block_dim)
-    if _STATED_BLOCK in kernel.attributes:
-        return tuple(ir.DenseI64ArrayAttr(kernel.attributes[_STATED_BLOCK]))
+    if _stated_block(kernel) is not None:
+        return _stated_block(kernel)
     raise CoopCompileError(f"{where}: the kernel's block shape is not known while it is "
                            "traced; launch it with a constant block=(x, y, z), or state it "
                            "first with cuda.coop.cute.assume_block(x, y, z), so the "
@@ -124,8 +131,8 @@ def assume_block(x: int, y: int = 1, z: int = 1) -> None:
                                    f"with block={tuple(facts.exact_block_dim)}; state the "
                                    "launch's block or drop assume_block")
         return
-    if _STATED_BLOCK in kernel.attributes:
-        stated = tuple(ir.DenseI64ArrayAttr(kernel.attributes[_STATED_BLOCK]))
+    stated = _stated_block(kernel)
+    if stated is not None:
         if stated != dims:
             raise CoopCompileError(f"{where}: assume_block{dims} after assume_block{stated} "
                                    "in one kernel; state its block once")

@@ -24,6 +24,7 @@ docs/numba.md):
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from numba_cuda_mlir._mlir import ir
 from numba_cuda_mlir._mlir.dialects import func
@@ -281,10 +282,7 @@ def _static_shared_bytes(module) -> int:
         alignment = (ir.IntegerAttr(operation.attributes["alignment"]).value
                      if "alignment" in operation.attributes else 1)
         total = -(-total // alignment) * alignment
-        count = 1
-        for extent in kind.shape:
-            count *= extent
-        total += count * max(1, kind.element_type.width // 8)
+        total += math.prod(kind.shape) * max(1, kind.element_type.width // 8)
     return total
 
 
