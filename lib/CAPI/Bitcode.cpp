@@ -172,6 +172,7 @@ CoopPipelineResult coopEmitSiteBitcode(const CoopSite *site, int sm,
     return result;
   loc = function->getLoc();
   function->setPublic();
+  (*function)->setAttr(kInlinedSiteAttr, UnitAttr::get(&context));
   bool shared = sharedBuffer && *sharedBuffer && usesBlockScratch(*function);
   if (shared)
     (*function)->setAttr(kScratchSymbolAttr, StringAttr::get(&context, sharedBuffer));

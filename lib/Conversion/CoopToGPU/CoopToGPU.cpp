@@ -120,7 +120,8 @@ struct ConvertCoopToGPU : coop::impl::ConvertCoopToGPUBase<ConvertCoopToGPU> {
       for (StringRef attr : {StringRef(kScratchSizeAttr),
                              StringRef(kScratchAlignmentAttr),
                              StringRef(kScratchBufferAttr),
-                             StringRef(kScratchSymbolAttr)})
+                             StringRef(kScratchSymbolAttr),
+                             StringRef(kInlinedSiteAttr)})
         op->removeAttr(attr);
     });
   }

@@ -25,6 +25,12 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
+/// Whether `op` is in a site function lowered alone for a host to inline.
+bool inlinedSite(Operation *op) {
+  auto function = op->getParentOfType<func::FuncOp>();
+  return function && function->hasAttr(kInlinedSiteAttr);
+}
+
 /// The group-wide exclusive prefix of a thread's partial and the group's
 /// aggregate (without the initial value: CUB's block aggregate). The
 /// aggregate only where it is asked for: a shuffle's result nobody reads is
@@ -180,7 +186,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       if (op.getBlockAlgorithm() == ScanAlgorithm::warp_scans)
         scan = warpScans(rewriter, loc, combiner, *tile, *scratch, ltid,
                          partial, direct ? Value() : seed, callback, direct,
-                         withAggregate, sm);
+                         withAggregate, sm, inlinedSite(op));
       else
         scan = raking(rewriter, loc, op, combiner, *tile, *scratch, ltid,
                       partial, seed, callback, withAggregate);
@@ -219,7 +225,8 @@ private:
                              const Combiner &combiner, const TileGeometry &tile,
                              Value scratch, Value ltid, Value partial,
                              Value seed, const PrefixCallback &callback,
-                             bool direct, bool aggregate, unsigned sm) {
+                             bool direct, bool aggregate, unsigned sm,
+                             bool inlined) {
     Ix ix{b, loc};
     int64_t warps = llvm::divideCeil(tile.blockSize, kWarpThreads);
     // The lane from %laneid, as CUB's LaneId(): ptxas then recomputes each
@@ -282,7 +289,12 @@ private:
     // 1.109). Not at 32 warps, where the chain of dependent reads is twice
     // as long (float64 exclusive_sum 1024x4 loop 1.030 -> 0.934), nor at 8
     // or fewer (128- and 256-thread loops 0.95-0.97 of main's speed).
-    bool ordered = warps == 16 && combiner.type.isIntOrFloat() &&
+    // A site inlined into a kernel we don't see reads them in order at 32
+    // warps too: there ptxas may read all 31 ahead (the CuTe DSL float64
+    // inclusive_sum 1024x4 tile: 62 registers, one block an SM, 0.74 of
+    // CUB) where the kernel's loop is unknown.
+    bool ordered = (warps == 16 || (warps == 32 && inlined)) &&
+                   combiner.type.isIntOrFloat() &&
                    combiner.type.getIntOrFloatBitWidth() == 64;
     auto [warpPrefix, total] =
         byWarp ? scanWarpAggregatesByWarp(b, loc, combiner, scratch, warp,

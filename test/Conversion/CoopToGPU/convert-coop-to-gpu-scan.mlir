@@ -541,3 +541,33 @@ func.func @block_scan_initial_aggregate(%x: i32, %init: i32) -> (i32, i32)
       algorithm = raking aggregate : !coop.group<block>, i32 -> i32, i32
   return %r, %a : i32, i32
 }
+
+// -----
+
+// Thirty-two float64 warp aggregates: a kernel's function reads them as
+// memref loads (ptxas schedules them); a site function lowered alone for a
+// host to inline (coop.inlined_site) reads them one at a time, in order, so
+// ptxas cannot hold all 31 in registers beside the kernel it never saw.
+// CHECK-LABEL: func.func @block_scan_warp_scans_1024_f64
+// CHECK: gpu.barrier
+// CHECK-NOT: ld.volatile.shared
+// CHECK: arith.cmpi eq, %{{.*}}, %c31_i32
+// CHECK-LABEL: func.func @block_scan_warp_scans_1024_f64_inlined
+// CHECK-NOT: coop.inlined_site
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK-COUNT-31: llvm.inline_asm has_side_effects "ld.volatile.shared.b64 $0, [$1];", "=l,l"
+// CHECK-NOT: memref.load
+// CHECK: arith.cmpi eq, %{{.*}}, %c31_i32
+func.func @block_scan_warp_scans_1024_f64(%in: memref<4xf64>, %out: memref<4xf64>)
+    attributes {gpu.known_block_size = array<i32: 1024, 1, 1>} {
+  %b = coop.this_block
+  coop.scan %b, %in into %out mode = inclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<4xf64>, memref<4xf64>
+  return
+}
+func.func @block_scan_warp_scans_1024_f64_inlined(%in: memref<4xf64>, %out: memref<4xf64>)
+    attributes {gpu.known_block_size = array<i32: 1024, 1, 1>, coop.inlined_site} {
+  %b = coop.this_block
+  coop.scan %b, %in into %out mode = inclusive op = sum algorithm = warp_scans : !coop.group<block>, memref<4xf64>, memref<4xf64>
+  return
+}

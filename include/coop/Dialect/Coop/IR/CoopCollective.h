@@ -52,6 +52,12 @@ inline constexpr llvm::StringLiteral kScratchSymbolAttr = "coop.scratch_symbol";
 /// Numbers a host compiler's call sites in a kernel skeleton, so the kernel
 /// plan can report each site's slice and barriers.
 inline constexpr llvm::StringLiteral kSiteAttr = "coop.site";
+/// Marks a site function lowered alone, for a host compiler to inline into a
+/// kernel the lowering never sees (a bitcode site): where a lowering's choice
+/// between registers and latency depends on the code around the site, it
+/// takes the fewer registers, since past 32 a thread a 1024-thread block has
+/// an SM alone.
+inline constexpr llvm::StringLiteral kInlinedSiteAttr = "coop.inlined_site";
 
 /// A collective's tile in a block of known size.
 struct TileGeometry {
