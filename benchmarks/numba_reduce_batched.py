@@ -26,12 +26,14 @@ Modes: sum_striped, sum_blocked (int32 and f64), max_striped, max_blocked (int32
 (WIDTH, BLOCK, B) = (32, 128, 32), (32, 128, 64), (32, 256, 32), (16, 128, 16), (8, 128, 8),
 (8, 128, 32), (32, 128, 8). The kernels are the reference's (its header documents them):
 
-  tile: 1<<28 int32 / 1<<27 f64 items, thread g = blockIdx.x * BLOCK + threadIdx.x (lane g % W of
-        its logical warp) loads its slot b straight from src[g * B + b] (into a coop.ThreadData),
-        reduce_batched, writes its ceil(B/W) result slots to dst[g * S + i]; GB/s of the input.
+  tile: 1<<28 int32 / 1<<27 f64 items, thread g = blockIdx.x * BLOCK + threadIdx.x (lane
+        r = g % W of the logical warp whose W * B items start at (g - r) * B, slot-major) loads
+        its slot b from src[(g - r) * B + b * W + r] (into a coop.ThreadData; a warp's loads of
+        one slot are coalesced), reduce_batched, writes its ceil(B/W) result slots the same way
+        to dst[(g - r) * S + i * W + r]; GB/s of the input.
   loop: --grid blocks, each lane loads its B items once, then --reps times
         {out = reduce_batched(items); items[b] = fold(items[b], out[b % S])}, then stores its
-        items; fold: int32 (v + r) & 0xFFFFF, f64 v * 0.5 + r * (0.5 / W); where B % W != 0, a
+        items where it loaded them; fold: int32 (v + r) & 0xFFFFF, f64 v * 0.5 + r * (0.5 / W); where B % W != 0, a
         result slot that holds no batch (unspecified) folds 0 instead. ns/op = (t(reps) - t(0))
         * SMs / (grid * reps): one step of a block (BLOCK/W reductions, with the fold).
         The repetition is `rep = np.int32(0); while rep < reps: ...; rep = np.int32(rep + 1)`,
@@ -40,7 +42,7 @@ Modes: sum_striped, sum_blocked (int32 and f64), max_striped, max_blocked (int32
 The input is (uint32)(j * 2654435761) >> 12 at position j (below 2^20), on both sides.
 
 Both sides load with plain ld.global: the reference's pointers are not __restrict__ because
-`items[b] = src[g * B + b]` compiles to ld.global even where src is a read-only array (there is no
+`items[b] = src[...]` compiles to ld.global even where src is a read-only array (there is no
 --read-only here, unlike numba_select.py); a const __restrict__ input would read through
 ld.global.nc, a difference in the loads rather than in the reduction.
 
@@ -184,21 +186,21 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
     lines = [f"def {kernel_name(c)}(src, dst{', reps' if c.kernel == 'loop' else ''}):",
              f"    group = {group}",
              "    tid = cuda.threadIdx.x",
-             f"    g = cuda.blockIdx.x * {c.block} + tid",
+             f"    lane = tid % {W}",
+             f"    first = cuda.blockIdx.x * {c.block} + tid - lane",
              f"    items = coop.ThreadData({B})",
              f"    for b in range({B}):",
-             f"        items[b] = src[g * {B} + b]"]
+             f"        items[b] = src[first * {B} + b * {W} + lane]"]
     if c.kernel == "tile":
         lines += [f"    {call}",
                   f"    for i in range({S}):",
-                  f"        dst[g * {S} + i] = out[i]"]
+                  f"        dst[first * {S} + i * {W} + lane] = out[i]"]
         return "\n".join(lines) + "\n"
     partial = B % W != 0  # some result slots hold no batch: they fold 0, as the reference's
     if partial:
         zero = "np.int32(0)" if c.dtype == "int32" else "0.0"
         dtype = "np.int32" if c.dtype == "int32" else "np.float64"
-        lines += [f"    lane = tid % {W}",
-                  f"    r = cuda.local.array({S}, {dtype})"]
+        lines += [f"    r = cuda.local.array({S}, {dtype})"]
     head, tail = repeat_lines(range_loop)
     lines += head
     lines.append(f"        {call}")
@@ -210,7 +212,7 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
               f"            items[b] = {_fold(c, 'items[b]', f'{source}[b % {S}]')}"]
     lines += tail
     lines += [f"    for b in range({B}):",
-              f"        dst[g * {B} + b] = items[b]"]
+              f"        dst[first * {B} + b * {W} + lane] = items[b]"]
     return "\n".join(lines) + "\n"
 
 
@@ -234,8 +236,15 @@ def argtypes(c: Config) -> list:
 
 
 # ---- the NumPy model -----------------------------------------------------------------------
-# Thread g's B items are src[g * B:(g + 1) * B]; a block's threads are block // W logical warps
-# of W consecutive threads, so a block's items are [warps, W, B] (lane r's slot b at [w, r, b]).
+# A block's threads are block // W logical warps of W consecutive threads, and a logical warp's
+# W * B items are stored slot-major (lane r's slot b at b * W + r), so a block's items are
+# [warps, B, W]; the models take them as [warps, W, B] (lane r's slot b at [w, r, b]).
+
+def lanes(c: Config, stored: np.ndarray, grid: int, slots: int) -> np.ndarray:
+    """`grid` blocks' items as the kernels store them ([grid, warps, slots, W]) in the models'
+    order [grid, warps, W, slots]."""
+    return stored.reshape(grid, c.warps, slots, c.width).swapaxes(-1, -2)
+
 
 def batched(c: Config, values: np.ndarray) -> np.ndarray:
     """reduce_batched_model vectorized over leading axes: values [..., W, B] -> each lane's
@@ -339,14 +348,12 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         kernel[grid, c.block](*args)
         cuda.synchronize()
         picked = sample(grid)
-        inputs = host[:grid * per_block].reshape(grid, c.warps, c.width, c.ipt)[picked]
+        inputs = lanes(c, host[:grid * per_block], grid, c.ipt)[picked]
         if c.kernel == "tile":
-            results = grid * c.block * c.slots
-            got = out[:results].copy_to_host().reshape(grid, c.warps, c.width, c.slots)[picked]
+            got = lanes(c, out[:grid * c.block * c.slots].copy_to_host(), grid, c.slots)[picked]
             ok = check_tile(c, inputs, got)
         else:
-            got = out[:grid * per_block].copy_to_host().reshape(grid, c.warps, c.width,
-                                                                c.ipt)[picked]
+            got = lanes(c, out[:grid * per_block].copy_to_host(), grid, c.ipt)[picked]
             expected = loop_model(c, inputs, reps)
             ok = expected is not None and _equal(c, got, expected)
         ms = median_ms(lambda: kernel[grid, c.block](*args))

@@ -24,15 +24,17 @@
 //
 // Every configuration is run by two kernels (IPT is the batch count, B in the names below):
 //
-//   tile: ~1 GiB (1<<28 int32 or 1<<27 f64), one thread per B consecutive items: thread
-//         g = blockIdx.x * BLOCK + threadIdx.x (logical warp g / WIDTH, lane g % WIDTH) loads its
-//         slot b straight from in[g * B + b] (plain ld.global: see the kernels), reduces batched,
-//         writes its S results to out[g * S + i]. Reported as GB/s of the input (bytes / median
-//         time).
+//   tile: ~1 GiB (1<<28 int32 or 1<<27 f64), B items a thread: thread g = blockIdx.x * BLOCK +
+//         threadIdx.x is lane r = g % WIDTH of the logical warp whose W * B items start at
+//         (g - r) * B, stored slot-major (CUB's LoadDirectStriped over the logical warp): the
+//         lane loads slot b from in[(g - r) * B + b * W + r] (plain ld.global: see the kernels;
+//         a warp's loads of one slot are coalesced), reduces batched and writes its S results
+//         the same way, to out[(g - r) * S + i * W + r]. Reported as GB/s of the input (bytes /
+//         median time).
 //   loop: grid G (default 8192) blocks: each lane loads its B items once, then R (default 64)
 //         times { r = reduce_batched(v); r[i] = 0 where slot i of the lane holds no batch (only
-//         where B % WIDTH != 0); v[b] = fold(v[b], r[b % S]) }, then stores its B items to
-//         out[g * B + b]. fold: int32 (v + r) & 0xFFFFF (sums never overflow: items stay below
+//         where B % WIDTH != 0); v[b] = fold(v[b], r[b % S]) }, then stores its B items where
+//         it loaded them, in out. fold: int32 (v + r) & 0xFFFFF (sums never overflow: items stay below
 //         2^20), f64 v * 0.5 + r * (0.5 / WIDTH). Also run with R = 0 (load + store only);
 //         reported as ns/op = (t(R) - t(0)) * SMs / (G * R): the SM-time one step of a block
 //         takes (BLOCK/WIDTH warps' reduce_batched, with the fold).
@@ -143,19 +145,20 @@ __host__ __device__ __forceinline__ double fold(double v, double r) {
 
 // ---- kernels ----------------------------------------------------------------------------------
 // The pointers are not __restrict__: the loads are then plain ld.global, as the Numba kernels'
-// `items[b] = src[g * B + b]` (even of a read-only array); a const __restrict__ input would read
+// `items[b] = src[...]` (even of a read-only array); a const __restrict__ input would read
 // through ld.global.nc, a difference in the loads, not in the reduction.
 template <class M, typename T, int B, int I>
 __global__ void tile_kernel(const T* in, T* out) {
   constexpr int W = M::width, S = slots_of(I, W);
   const int lane = threadIdx.x % W;
   const long g = (long)blockIdx.x * B + threadIdx.x;
+  const long first = g - lane;  // the logical warp's first thread
   T v[I], r[S];
 #pragma unroll
-  for (int b = 0; b < I; ++b) v[b] = in[g * I + b];
+  for (int b = 0; b < I; ++b) v[b] = in[first * I + b * W + lane];
   reduce_batched<W, I, M::striped>(v, r, lane, typename M::Op());
 #pragma unroll
-  for (int s = 0; s < S; ++s) out[g * S + s] = r[s];
+  for (int s = 0; s < S; ++s) out[first * S + s * W + lane] = r[s];
 }
 
 template <class M, typename T, int B, int I>
@@ -164,11 +167,12 @@ __global__ void loop_kernel(const T* in, T* out, int reps) {
   const int lane = threadIdx.x % W;
   const long g = (long)blockIdx.x * B + threadIdx.x;
   T v[I], r[S];
+  const long first = g - lane;
   bool holds[S];  // whether slot s of the lane holds a batch
 #pragma unroll
   for (int s = 0; s < S; ++s) holds[s] = batch_of<W, I, M::striped>(lane, s) < I;
 #pragma unroll
-  for (int b = 0; b < I; ++b) v[b] = in[g * I + b];
+  for (int b = 0; b < I; ++b) v[b] = in[first * I + b * W + lane];
 #pragma unroll 1
   for (int rep = 0; rep < reps; ++rep) {
     reduce_batched<W, I, M::striped>(v, r, lane, typename M::Op());
@@ -180,7 +184,7 @@ __global__ void loop_kernel(const T* in, T* out, int reps) {
     for (int b = 0; b < I; ++b) v[b] = fold<W>(v[b], r[b % S]);
   }
 #pragma unroll
-  for (int b = 0; b < I; ++b) out[g * I + b] = v[b];
+  for (int b = 0; b < I; ++b) out[first * I + b * W + lane] = v[b];
 }
 
 // ---- host side --------------------------------------------------------------------------------
@@ -206,6 +210,14 @@ static void host_reduce_batched(const T* v, T* res) {
     }
 }
 
+// A logical warp's items as the kernels store them (slot b of lane r at b * W + r) to the
+// host model's order (r * I + b).
+template <int W, int I, typename T>
+static void lanes_of(const T* stored, T* v) {
+  for (int r = 0; r < W; ++r)
+    for (int b = 0; b < I; ++b) v[r * I + b] = stored[b * W + r];
+}
+
 // Tile rows: the result slots that hold a batch, in every logical warp of the sampled blocks.
 template <class M, typename T, int B, int I>
 static bool verify_tile(Context& c, long blocks) {
@@ -213,15 +225,16 @@ static bool verify_tile(Context& c, long blocks) {
   std::vector<T> back(blocks * B * S);
   CHECK(cudaMemcpy(back.data(), c.dout, back.size() * sizeof(T), cudaMemcpyDeviceToHost));
   const std::vector<T>& h = host_input<T>(c);
-  std::vector<T> res(W * S);
+  std::vector<T> v(W * I), res(W * S);
   for (long k : sampled(blocks))
     for (int w = 0; w < B / W; ++w) {
       const long first = k * B + (long)w * W;  // the warp's first thread
-      host_reduce_batched<M, T, I>(h.data() + first * I, res.data());
+      lanes_of<W, I>(h.data() + first * I, v.data());
+      host_reduce_batched<M, T, I>(v.data(), res.data());
       for (int r = 0; r < W; ++r)
         for (int s = 0; s < S; ++s)
           if (batch_of<W, I, M::striped>(r, s) < I &&
-              !same(back[(first + r) * S + s], res[r * S + s]))
+              !same(back[first * S + s * W + r], res[r * S + s]))
             return false;
     }
   return true;
@@ -238,15 +251,16 @@ static bool verify_loop(Context& c, long blocks, int reps) {
   for (long k : sampled(blocks))
     for (int w = 0; w < B / W; ++w) {
       const long first = k * B + (long)w * W;
-      std::copy(h.begin() + first * I, h.begin() + (first + W) * I, v.begin());
+      lanes_of<W, I>(h.data() + first * I, v.data());
       for (int rep = 0; rep < reps; ++rep) {
         std::fill(res.begin(), res.end(), T(0));  // slots without a batch fold 0
         host_reduce_batched<M, T, I>(v.data(), res.data());
         for (int r = 0; r < W; ++r)
           for (int b = 0; b < I; ++b) v[r * I + b] = fold<W>(v[r * I + b], res[r * S + b % S]);
       }
-      for (int j = 0; j < W * I; ++j)
-        if (!same(back[first * I + j], v[j])) return false;
+      for (int r = 0; r < W; ++r)
+        for (int b = 0; b < I; ++b)
+          if (!same(back[first * I + b * W + r], v[r * I + b])) return false;
     }
   return true;
 }
