@@ -6,7 +6,9 @@
 // sums; the scan's barrier, the runs stored, a barrier; the first item's run
 // by a binary search of 8 steps (128 runs), its value and the next run's
 // offset; the second item walks forward (and loads) only when it is at or
-// past that offset.
+// past that offset: from the next run, whose value it reads beside the
+// walk's offset reads; the offset that stops the walk is the new next
+// run's, and only a walk past zero-length runs reads a value again.
 // CHECK-LABEL: gpu.func @window
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1036xi8, #gpu.address_space<workgroup>> to memref<128xf32
@@ -21,11 +23,18 @@
 // CHECK: memref.load %[[OFFSETS]]
 // CHECK: arith.cmpi ule
 // CHECK: scf.if
-// CHECK: scf.while
-// CHECK: scf.condition
+// CHECK: %[[FOLLOWING:.*]] = arith.minui
 // CHECK: memref.load %[[VALUES]]
+// CHECK: %[[WALK:.*]]:2 = scf.while
 // CHECK: memref.load %[[OFFSETS]]
-// CHECK: scf.yield
+// CHECK: scf.condition
+// CHECK-NOT: memref.load
+// CHECK: arith.cmpi ne, %[[WALK]]#0, %[[FOLLOWING]]
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.index_cast
+// CHECK-NEXT: memref.load %[[VALUES]]
+// CHECK-NOT: memref.load
+// CHECK: %[[WALK]]#1
 // CHECK: } else {
 // CHECK: scf.yield
 // CHECK-NOT: gpu.barrier
