@@ -28,13 +28,15 @@ Modes: sum_striped, sum_blocked (int32 and f64), max_striped, max_blocked (int32
 
   tile: 1<<28 int32 / 1<<27 f64 items, thread g = blockIdx.x * BLOCK + threadIdx.x (lane
         r = g % W of the logical warp whose W * B items start at (g - r) * B, slot-major) loads
-        its slot b from src[(g - r) * B + b * W + r] (into a coop.ThreadData; a warp's loads of
-        one slot are coalesced), reduce_batched, writes its ceil(B/W) result slots the same way
-        to dst[(g - r) * S + i * W + r]; GB/s of the input.
+        its slot b from src[(g - r) * B + b * W + r] (coop.load(group, src, items,
+        algorithm="striped", offset=(g - r) * B): a warp's loads of one slot are coalesced),
+        reduce_batched, writes its ceil(B/W) result slots the same way (coop.store, striped)
+        to dst[(g - r) * S + i * W + r]; GB/s of the input. The reference indexes the same
+        elements by hand (what cub::LoadDirectStriped<W> writes).
   loop: --grid blocks, each lane loads its B items once, then --reps times
         {out = reduce_batched(items); items[b] = fold(items[b], out[b % S])}, then stores its
-        items where it loaded them; fold: int32 (v + r) & 0xFFFFF, f64 v * 0.5 + r * (0.5 / W); where B % W != 0, a
-        result slot that holds no batch (unspecified) folds 0 instead. ns/op = (t(reps) - t(0))
+        items where it loaded them; fold: int32 (v + r) & 0xFFFFF, f64 v * 0.5 + r * (0.5 / W);
+        where B % W != 0, a result slot that holds no batch (unspecified) folds 0 instead. ns/op = (t(reps) - t(0))
         * SMs / (grid * reps): one step of a block (BLOCK/W reductions, with the fold).
         The repetition is `rep = np.int32(0); while rep < reps: ...; rep = np.int32(rep + 1)`,
         as in numba_exchange.py (--range-loop: `for _ in range(reps)`).
@@ -42,9 +44,9 @@ Modes: sum_striped, sum_blocked (int32 and f64), max_striped, max_blocked (int32
 The input is (uint32)(j * 2654435761) >> 12 at position j (below 2^20), on both sides.
 
 Both sides load with plain ld.global: the reference's pointers are not __restrict__ because
-`items[b] = src[...]` compiles to ld.global even where src is a read-only array (there is no
---read-only here, unlike numba_select.py); a const __restrict__ input would read through
-ld.global.nc, a difference in the loads rather than in the reduction.
+coop.load of a mutable array compiles to ld.global (there is no --read-only here, unlike
+numba_select.py); a const __restrict__ input would read through ld.global.nc, a difference in
+the loads rather than in the reduction.
 
 coop builds its kernels with link-time code generation (as cuda.jit(lto=True)); --no-lto builds
 them with cuda.jit(lto=False) (see numba_exchange.py).
@@ -189,12 +191,10 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
              f"    lane = tid % {W}",
              f"    first = cuda.blockIdx.x * {c.block} + tid - lane",
              f"    items = coop.ThreadData({B})",
-             f"    for b in range({B}):",
-             f"        items[b] = src[first * {B} + b * {W} + lane]"]
+             f'    coop.load(group, src, items, algorithm="striped", offset=first * {B})']
     if c.kernel == "tile":
         lines += [f"    {call}",
-                  f"    for i in range({S}):",
-                  f"        dst[first * {S} + i * {W} + lane] = out[i]"]
+                  f'    coop.store(group, dst, out, algorithm="striped", offset=first * {S})']
         return "\n".join(lines) + "\n"
     partial = B % W != 0  # some result slots hold no batch: they fold 0, as the reference's
     if partial:
@@ -211,8 +211,7 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
     lines += [f"        for b in range({B}):",
               f"            items[b] = {_fold(c, 'items[b]', f'{source}[b % {S}]')}"]
     lines += tail
-    lines += [f"    for b in range({B}):",
-              f"        dst[first * {B} + b * {W} + lane] = items[b]"]
+    lines.append(f'    coop.store(group, dst, items, algorithm="striped", offset=first * {B})')
     return "\n".join(lines) + "\n"
 
 

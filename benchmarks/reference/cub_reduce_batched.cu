@@ -145,8 +145,8 @@ __host__ __device__ __forceinline__ double fold(double v, double r) {
 
 // ---- kernels ----------------------------------------------------------------------------------
 // The pointers are not __restrict__: the loads are then plain ld.global, as the Numba kernels'
-// `items[b] = src[...]` (even of a read-only array); a const __restrict__ input would read
-// through ld.global.nc, a difference in the loads, not in the reduction.
+// coop.load of a mutable array; a const __restrict__ input would read through ld.global.nc, a
+// difference in the loads, not in the reduction. The indexing is cub::LoadDirectStriped<W>'s.
 template <class M, typename T, int B, int I>
 __global__ void tile_kernel(const T* in, T* out) {
   constexpr int W = M::width, S = slots_of(I, W);
