@@ -947,6 +947,36 @@ def test_numba_reduce_batched_configurations_are_the_references():
         assert f"add_config<T, {width}, {block}, {batches}>(v);" in source
 
 
+def test_numba_reduce_batched_layout_is_the_references():
+    """A logical warp's items and results are stored slot-major (lane r's slot b at
+    first * B + b * W + r, first its first thread, as cub_reduce_batched.cu's kernels index
+    them): `lanes` reads them back in the models' order, a correct tile passes check_tile and
+    a changed result fails it."""
+    bench = _bench("numba_reduce_batched")
+    from cuda.coop._models import reduce_batched_model
+
+    source = (ROOT / "benchmarks" / "reference" / "cub_reduce_batched.cu").read_text()
+    assert "in[first * I + b * W + lane]" in source
+    assert "out[first * S + s * W + lane]" in source
+    for c in (bench.Config("tile", "sum_striped", "int32", 64, 32, 32),
+              bench.Config("tile", "max_blocked", "int32", 64, 32, 8),
+              bench.Config("tile", "sum_blocked", "f64", 64, 8, 32)):
+        grid, W, B, S = 2, c.width, c.ipt, c.slots
+        host = bench.input_pattern(grid * c.block * B, c.numpy_dtype)
+        out = np.zeros(grid * c.block * S, c.numpy_dtype)
+        for first in range(0, grid * c.block, W):
+            items = np.array([[host[first * B + b * W + r] for b in range(B)]
+                              for r in range(W)])
+            results = reduce_batched_model(c.op, items, c.layout)
+            for r in range(W):
+                for i in range(S):
+                    out[first * S + i * W + r] = results[r][i]
+        inputs = bench.lanes(c, host, grid, B)
+        assert bench.check_tile(c, inputs, bench.lanes(c, out, grid, S)), c.key
+        out[W * S + 1] += 1  # lane 1's first slot of the second logical warp
+        assert not bench.check_tile(c, inputs, bench.lanes(c, out, grid, S)), c.key
+
+
 def test_numba_histogram_configurations_are_the_references():
     bench = _bench("numba_histogram")
     source = (ROOT / "benchmarks" / "reference" / "cub_histogram.cu").read_text()
