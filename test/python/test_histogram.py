@@ -77,10 +77,12 @@ def test_accumulate_adds_the_earlier_counters():
     _no_local_memory(ptx)
     # Two histograms, and a reuse barrier between the first's reads and the second's zeroing.
     assert _block_barriers(ptx) == 5
-    # A sample's increment each, and each histogram's take-back of the increments that int32
-    # samples outside [0, 300) made to bin 0.
-    assert _shared_reds(ptx) == 8 + 2
-    assert _predicated_shared_reds(ptx) == 2
+    # A sample's increment each, unpredicated; an int32 sample outside [0, 300) increments
+    # the spare counter past the bins (no take-back): 300 counters and the spare.
+    assert _shared_reds(ptx) == 8
+    assert _predicated_shared_reds(ptx) == 0
+    sizes = [int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx)]
+    assert sizes == [301 * 4]
 
 
 def test_shared_out_synchronizes_before_and_after_and_takes_no_scratch():
@@ -100,7 +102,8 @@ def test_global_out_adds_one_atomic_a_bin_and_thread():
     kernel = cm.histogram_kernel(128, 4, 1000, "global", counter_dtype=np.uint32)
     ptx = _ptx(kernel, [I32, I32, U32, types.int32])
     _no_local_memory(ptx)
-    assert _shared_reds(ptx) == 4 + 1
+    assert _shared_reds(ptx) == 4
+    assert _predicated_shared_reds(ptx) == 0
     assert _global_reds(ptx) == -(-1000 // 128)
 
 
@@ -260,5 +263,6 @@ def test_counter_dtype_int_is_int32():
 
     ptx = _ptx(cuda.jit(kernel), [U8, I32])
     _no_local_memory(ptx)
-    # uint8 samples can pass 128 bins: the increments they make to bin 0 are taken back.
-    assert _shared_reds(ptx, 32) == 4 + 1
+    # uint8 samples can pass 128 bins: they count in the spare 32-bit counter past the bins.
+    assert _shared_reds(ptx, 32) == 4
+    assert _shared_reds(ptx, 64) == 0

@@ -10,8 +10,9 @@
 // two barriers that make it safe to zero before and read after.
 //
 // The atomics are PTX `red` (an atomic add whose old value nobody reads, as
-// nvcc compiles CUB's atomicAdd); a sample that is not counted increments
-// bin 0, and each thread takes its such increments back by one more atomic.
+// nvcc compiles CUB's atomicAdd). A sample that is not counted increments
+// the scratch's spare counter past the last bin, or in a shared array bin
+// 0, each thread then taking its such increments back by one more atomic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,16 +52,17 @@ void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
 }
 
 /// Counts each sample in its bin of the shared `counters`: one unpredicated
-/// atomic increment a sample, a sample not counted incrementing bin 0, then
-/// one atomic a thread that takes those increments back from bin 0 (where
-/// there were any). A null `counted` entry: that sample always counts (uint8
-/// samples into 256 bins, no valid_items), and takes nothing back. ptxas
-/// turns a predicated shared atomic into a branch around it with a
-/// divergence scope (BSSY/BSYNC) each: H100, int32 loops of 16 samples a
-/// thread at 0.70 of CUB's unchecked atomics.
+/// atomic increment a sample. A sample not counted increments `spare` (a
+/// counter past the last bin nobody reads: a compare and a select a sample,
+/// or one unsigned min), else bin 0, and then one atomic a thread takes
+/// those increments back from bin 0 (where there were any: a count a
+/// sample). A null `counted` entry: that sample always counts (uint8 samples
+/// into 256 bins, no valid_items). ptxas turns a predicated shared atomic
+/// into a branch around it with a divergence scope (BSSY/BSYNC) each: H100,
+/// int32 loops of 16 samples a thread at 0.70 of CUB's unchecked atomics.
 void countSamples(OpBuilder &b, Location loc, Value counters,
-                  ArrayRef<Value> binOf, ArrayRef<Value> counted,
-                  Type counter) {
+                  ArrayRef<Value> binOf, ArrayRef<Value> counted, Type counter,
+                  std::optional<int64_t> spare) {
   Ix ix{b, loc};
   Value one = arith::ConstantIntOp::create(b, loc, counter, 1);
   Value zero = arith::ConstantIntOp::create(b, loc, counter, 0);
@@ -71,8 +73,11 @@ void countSamples(OpBuilder &b, Location loc, Value counters,
       addIf(b, loc, Value(), counters, bin, one, /*shared=*/true);
       continue;
     }
-    Value slot = arith::SelectOp::create(b, loc, count, bin, firstBin);
+    Value slot = arith::SelectOp::create(b, loc, count, bin,
+                                         spare ? ix.c(*spare) : firstBin);
     addIf(b, loc, Value(), counters, slot, one, /*shared=*/true);
+    if (spare)
+      continue;
     Value miss = arith::SelectOp::create(b, loc, count, zero, one);
     missed = missed ? arith::AddIOp::create(b, loc, missed, miss).getResult()
                     : miss;
@@ -253,7 +258,8 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     bool bySort = op.getAlgorithm() == HistogramAlgorithm::sort;
     if (op.hasSharedOut() && !bySort) {
       gpu::BarrierOp::create(rewriter, loc);
-      countSamples(rewriter, loc, adaptor.getOut(), binOf, counted, counter);
+      countSamples(rewriter, loc, adaptor.getOut(), binOf, counted, counter,
+                   std::nullopt);
       gpu::BarrierOp::create(rewriter, loc);
       rewriter.eraseOp(op);
       return success();
@@ -293,7 +299,9 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
         return arith::ExtUIOp::create(rewriter, loc, counter, count);
       };
     } else {
-      FailureOr<Value> counters = scratchView(rewriter, op, bins, counter);
+      bool spare = op.mayMissSamples();
+      FailureOr<Value> counters =
+          scratchView(rewriter, op, bins + (spare ? 1 : 0), counter);
       if (failed(counters))
         return failure();
       forEachStripe([&](int64_t, Value bin, Value inside) {
@@ -303,7 +311,8 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           memref::StoreOp::create(rewriter, loc, zero, *counters, bin);
       });
       gpu::BarrierOp::create(rewriter, loc);
-      countSamples(rewriter, loc, *counters, binOf, counted, counter);
+      countSamples(rewriter, loc, *counters, binOf, counted, counter,
+                   spare ? std::optional<int64_t>(bins) : std::nullopt);
       gpu::BarrierOp::create(rewriter, loc);
       countAt = [&, view = *counters](Value slot) -> Value {
         return memref::LoadOp::create(rewriter, loc, view, slot);

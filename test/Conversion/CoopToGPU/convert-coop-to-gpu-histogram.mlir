@@ -2,22 +2,21 @@
 
 // Fresh counters, 200 bins over 128 threads (2 stripes, the second partial):
 // unsigned samples compare once in 32 bits against the bins and the valid
-// items; the counters (800 bytes of scratch) are zeroed by stripe (the
-// partial one by a predicated store), a barrier, one unpredicated shared
-// atomic increment a sample (bin 0 for a sample not counted), one
-// predicated atomic taking those increments back from bin 0, a barrier, then each thread reads its stripes (the
-// partial one clamped and selected).
+// items; the 200 counters and a spare one past them (804 bytes of scratch)
+// are zeroed by stripe (the partial one by a predicated store; the spare,
+// never read, is not), a barrier, one unpredicated shared atomic increment
+// a sample (the spare counter for a sample not counted), a barrier, then
+// each thread reads its stripes (the partial one clamped and selected).
 // CHECK-LABEL: gpu.func @fresh
-// CHECK: memref.get_global @__coop_scratch_fresh : memref<800xi8
+// CHECK: memref.get_global @__coop_scratch_fresh : memref<804xi8
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: arith.cmpi ult, %{{.*}}, %c200_i32 : i32
-// CHECK: %[[COUNTERS:.*]] = memref.view %{{.*}} to memref<200xi32
+// CHECK: %[[COUNTERS:.*]] = memref.view %{{.*}} to memref<201xi32
 // CHECK: memref.store %c0_i32, %[[COUNTERS]]
 // CHECK: @p st.shared.b32
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: "red.shared.add.u32 [$0], $1;", "l,r,~{memory}" %{{.*}}, %c1_i32
-// CHECK: arith.cmpi ne
-// CHECK: @p red.shared.add.u32 [$0], $1;
+// CHECK-COUNT-4: arith.select %{{.*}}, %{{.*}}, %c200 : index
+// CHECK-NOT: @p red.shared
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[COUNTERS]]
 // CHECK: arith.minui
@@ -56,12 +55,16 @@ gpu.module @shared_out {
 
 // -----
 
-// A global array: the block counts in scratch, then each thread adds each
+// A global array: the block counts in scratch (int32 samples may fall
+// outside the bins: 130 counters and the spare), then each thread adds each
 // of its non-zero counters by one generic atomic (3 stripes of 64 threads
 // for 130 bins).
 // CHECK-LABEL: gpu.func @global_out
+// CHECK: memref.view %{{.*}} to memref<131xi32
 // CHECK: gpu.barrier
-// CHECK: @p red.shared.add.u32 [$0], $1;
+// CHECK: arith.select %{{.*}}, %{{.*}}, %c130 : index
+// CHECK: "red.shared.add.u32 [$0], $1;"
+// CHECK-NOT: @p red.shared
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi ne
 // CHECK-COUNT-3: @p red.add.u32 [$0], $1;

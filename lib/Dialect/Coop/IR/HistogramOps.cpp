@@ -87,6 +87,13 @@ LogicalResult HistogramOp::verify() {
   return success();
 }
 
+bool HistogramOp::mayMissSamples() {
+  if (getValidItems())
+    return true;
+  unsigned bits = getItemType().getIntOrFloatBitWidth();
+  return !(getIsUnsigned() && bits < 63 && (int64_t(1) << bits) <= getBins());
+}
+
 /// The block's counters, one of the counter type per bin, in units of the
 /// tile's items (the samples).
 std::optional<ScratchLayout>
@@ -99,7 +106,9 @@ HistogramOp::getScratchLayout(const TileGeometry &tile) {
   }
   if (hasSharedOut())
     return std::nullopt;
-  int64_t bytes = getBins() * getCounterType().getIntOrFloatBitWidth() / 8;
+  // A spare counter past the last bin takes the samples not counted.
+  int64_t counters = getBins() + (mayMissSamples() ? 1 : 0);
+  int64_t bytes = counters * getCounterType().getIntOrFloatBitWidth() / 8;
   return ScratchLayout{static_cast<int64_t>(llvm::divideCeil(bytes, tile.elementBytes)),
                        SlotPadding(), 0};
 }

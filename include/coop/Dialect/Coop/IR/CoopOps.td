@@ -777,10 +777,13 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
 
     `atomic` (CUB's `BLOCK_HISTO_ATOMIC`): fresh counters and a global
     array count in the op's scratch: every thread zeroes its striped
-    counters, a barrier, one shared atomic add a counted sample, a barrier,
-    then each thread reads its counters (or adds each non-zero one to the
-    global array by one atomic). A shared array takes the samples' atomics
-    directly.
+    counters, a barrier, one shared atomic add a sample, a barrier, then
+    each thread reads its counters (or adds each non-zero one to the global
+    array by one atomic). Where a sample may go uncounted, the scratch keeps
+    one spare counter past the last bin, which such a sample increments
+    instead (never read). A shared array takes the samples' atomics
+    directly; there an uncounted sample increments bin 0 and each thread
+    takes its such increments back by one more atomic.
 
     `sort` (CUB's `BLOCK_HISTO_SORT`): the samples' bins (a sample not
     counted as bin `bins`) are radix sorted over the bits that hold
@@ -844,6 +847,9 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
     }
     /// Whether `out` is an array in shared memory.
     bool hasSharedOut();
+    /// Whether a sample may go uncounted: a sample type with values outside
+    /// `[0, bins)`, or `valid_items`.
+    bool mayMissSamples();
     /// The sort algorithm's keys: the samples' bins as i32, 4 bits a pass.
     static constexpr int64_t kSortRadixBits = 4;
     ::mlir::coop::TileGeometry getSortTile(const ::mlir::coop::TileGeometry &tile);
