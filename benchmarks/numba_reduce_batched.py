@@ -29,7 +29,8 @@ Modes: sum_striped, sum_blocked (int32 and f64), max_striped, max_blocked (int32
   tile: 1<<28 int32 / 1<<27 f64 items, thread g = blockIdx.x * BLOCK + threadIdx.x (lane
         r = g % W of the logical warp whose W * B items start at (g - r) * B, slot-major) loads
         its slot b from src[(g - r) * B + b * W + r] (coop.load(group, src, items,
-        algorithm="striped", offset=(g - r) * B): a warp's loads of one slot are coalesced),
+        algorithm="striped", offset=blockIdx.x * BLOCK * B), which adds the logical warp's
+        origin in the block: a warp's loads of one slot are coalesced),
         reduce_batched, writes its ceil(B/W) result slots the same way (coop.store, striped)
         to dst[(g - r) * S + i * W + r]; GB/s of the input. The reference indexes the same
         elements by hand (what cub::LoadDirectStriped<W> writes).
@@ -187,20 +188,21 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
             f'output_layout="{c.layout}")')
     lines = [f"def {kernel_name(c)}(src, dst{', reps' if c.kernel == 'loop' else ''}):",
              f"    group = {group}",
-             "    tid = cuda.threadIdx.x",
-             f"    lane = tid % {W}",
-             f"    first = cuda.blockIdx.x * {c.block} + tid - lane",
              f"    items = coop.ThreadData({B})",
-             f'    coop.load(group, src, items, algorithm="striped", offset=first * {B})']
+             # The block's origin: a warp group's load adds its logical warp's own.
+             f'    coop.load(group, src, items, algorithm="striped", '
+             f'offset=cuda.blockIdx.x * {c.block * B})']
     if c.kernel == "tile":
         lines += [f"    {call}",
-                  f'    coop.store(group, dst, out, algorithm="striped", offset=first * {S})']
+                  f'    coop.store(group, dst, out, algorithm="striped", '
+                  f'offset=cuda.blockIdx.x * {c.block * S})']
         return "\n".join(lines) + "\n"
     partial = B % W != 0  # some result slots hold no batch: they fold 0, as the reference's
     if partial:
         zero = "np.int32(0)" if c.dtype == "int32" else "0.0"
         dtype = "np.int32" if c.dtype == "int32" else "np.float64"
-        lines += [f"    r = cuda.local.array({S}, {dtype})"]
+        lines += [f"    lane = cuda.threadIdx.x % {W}",
+                  f"    r = cuda.local.array({S}, {dtype})"]
     head, tail = repeat_lines(range_loop)
     lines += head
     lines.append(f"        {call}")
@@ -211,7 +213,8 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
     lines += [f"        for b in range({B}):",
               f"            items[b] = {_fold(c, 'items[b]', f'{source}[b % {S}]')}"]
     lines += tail
-    lines.append(f'    coop.store(group, dst, items, algorithm="striped", offset=first * {B})')
+    lines.append(f'    coop.store(group, dst, items, algorithm="striped", '
+                 f'offset=cuda.blockIdx.x * {c.block * B})')
     return "\n".join(lines) + "\n"
 
 
