@@ -7,8 +7,7 @@
 // them), a barrier, then each thread finds the run of its first decoded item
 // by a binary search of the offsets (the last run whose offset is at most
 // the item's) and walks forward for its next items, over zero-length runs
-// too (they share their successor's offset), only where an item reaches the
-// next run's offset (kept in a register with the run's value). Items past the stream's end
+// too (they share their successor's offset). Items past the stream's end
 // are 0. The destination form decodes the whole stream a window of T*D items
 // at a time into the array.
 //
@@ -86,32 +85,27 @@ Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
   return arith::MaxSIOp::create(b, loc, run, ix.c(lo, 0));
 }
 
-/// From `run` (a run at or before the one holding `position`), the run
-/// holding `position` and the next run's offset: forward while the next run
-/// starts at or before it (zero-length runs share their successor's offset).
-/// The offset read that stops the walk is the next run's: no read again.
-std::pair<Value, Value> walkRun(OpBuilder &b, Location loc, const Runs &runs,
-                                Value run, Value position) {
+/// From `run` (holding an earlier position), the run holding `position`:
+/// forward while the next run starts at or before it.
+Value walkRun(OpBuilder &b, Location loc, const Runs &runs, Value run,
+              Value position) {
   Ix ix{b, loc};
   Type i32 = b.getI32Type();
-  Type offset = runs.total.getType();
-  auto loop = scf::WhileOp::create(b, loc, TypeRange{i32, offset},
-                                   ValueRange{run});
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{i32}, ValueRange{run});
   // createBlock leaves `b` at the new block's end.
   Block *before = b.createBlock(&loop.getBefore(), {}, {i32}, {loc});
   Value current = before->getArgument(0);
   Value next = ix.add(current, 1);
-  Value nextOffset = offsetAt(b, loc, runs, next);
   Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
                                        ix.c(next, runs.count));
   Value starts = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                       nextOffset, position);
+                                       offsetAt(b, loc, runs, next), position);
   scf::ConditionOp::create(b, loc, ix.both(inside, starts),
-                           ValueRange{current, nextOffset});
-  Block *after = b.createBlock(&loop.getAfter(), {}, {i32, offset}, {loc, loc});
+                           ValueRange{current});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {i32}, {loc});
   scf::YieldOp::create(b, loc, ValueRange{ix.add(after->getArgument(0), 1)});
   b.setInsertionPointAfter(loop);
-  return {loop.getResult(0), loop.getResult(1)};
+  return loop.getResult(0);
 }
 
 /// Thread `t`'s decoded items `first .. first + count - 1` and whether each
@@ -126,58 +120,14 @@ SmallVector<std::pair<Value, Value>> decodeWindow(OpBuilder &b, Location loc,
                          b, loc, b.getFloatAttr(item, 0.0)))
                    : Value(arith::ConstantIntOp::create(b, loc, item, 0));
   SmallVector<std::pair<Value, Value>> decoded;
-  // The current run, its value and the next run's offset stay in registers
-  // (CUB's decode loop); a later item walks to its run, and loads, only when
-  // it is at or past that offset: one compare an item instead of a load of
-  // the next offset and one of the value (H100, int32 loops at 0.63-0.82 of
-  // CUB). An item at the next run's offset is in that run or a later one
-  // (past zero-length runs): the walk starts there, and that run's value is
-  // read beside the walk's first offset read, as CUB reads a new run's
-  // value and bounds together; only a walk past it reads again.
-  Value position = first;
-  Value run = searchRun(b, loc, runs, position);
-  Value value = memref::LoadOp::create(b, loc, runs.values, ix.index(run));
-  Value nextOffset = offsetAt(b, loc, runs, ix.add(run, 1));
+  Value run;
   for (int64_t k = 0; k < count; ++k) {
-    if (k > 0) {
-      position = ix.add(first, k);
-      Value moves = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                          nextOffset, position);
-      auto step = scf::IfOp::create(
-          b, loc, TypeRange{run.getType(), value.getType(), nextOffset.getType()},
-          moves, /*withElseRegion=*/true);
-      OpBuilder then = thenBuilder(b, step);
-      Ix in{then, loc};
-      // Past the last run (a position at or past the stream's end, whose
-      // item is 0) the walk stays at the last run.
-      Value following = arith::MinUIOp::create(then, loc, in.add(run, 1),
-                                               in.c(run, runs.count - 1));
-      Value followingValue =
-          memref::LoadOp::create(then, loc, runs.values, in.index(following));
-      auto [reached, reachedNext] =
-          walkRun(then, loc, runs, following, position);
-      auto further = scf::IfOp::create(
-          then, loc, TypeRange{value.getType()},
-          arith::CmpIOp::create(then, loc, arith::CmpIPredicate::ne, reached,
-                                following),
-          /*withElseRegion=*/true);
-      OpBuilder skipped = thenBuilder(then, further);
-      scf::YieldOp::create(
-          skipped, loc,
-          ValueRange{memref::LoadOp::create(skipped, loc, runs.values,
-                                            Ix{skipped, loc}.index(reached))});
-      OpBuilder direct = elseBuilder(then, further);
-      scf::YieldOp::create(direct, loc, ValueRange{followingValue});
-      scf::YieldOp::create(
-          then, loc, ValueRange{reached, further.getResult(0), reachedNext});
-      OpBuilder otherwise = elseBuilder(b, step);
-      scf::YieldOp::create(otherwise, loc, ValueRange{run, value, nextOffset});
-      run = step.getResult(0);
-      value = step.getResult(1);
-      nextOffset = step.getResult(2);
-    }
+    Value position = ix.add(first, k);
+    run = k == 0 ? searchRun(b, loc, runs, position)
+                 : walkRun(b, loc, runs, run, position);
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          position, runs.total);
+    Value value = memref::LoadOp::create(b, loc, runs.values, ix.index(run));
     decoded.push_back(
         {arith::SelectOp::create(b, loc, inside, value, zero), inside});
   }
