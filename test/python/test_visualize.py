@@ -16,8 +16,8 @@ from cuda.coop import _models as models
 from cuda.coop.visualize import VisualizeError, build_site
 from headless_chromium import Chromium, find_chromium
 
-PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "select", "histogram",
-         "run_length_decode", "radix_sort", "merge_sort")
+PAGES = ("load", "store", "exchange", "shuffle", "reduce", "scan", "reduce_batched", "select",
+         "histogram", "run_length_decode", "radix_sort", "merge_sort")
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +198,21 @@ def test_select_page(browser, site):
     np.testing.assert_array_equal(drawn, _element_labels(
         selected, models.select_specified(count, values.shape)))
 
+
+
+def test_reduce_batched_page(browser, site):
+    from cuda.coop.visualize._pages import combining_values
+
+    drawn = _drawn(browser, site, "reduce_batched", {"group": "logical warp", "threads": 4},
+                   {"batches": 8, "binary_op": "max", "output_layout": "blocked"}, 1)
+    values = combining_values(4, 8)
+    expected = models.reduce_batched_model("max", values, "blocked")
+    np.testing.assert_array_equal(drawn, expected.astype(str).astype(object))
+    drawn = _drawn(browser, site, "reduce_batched", {"group": "warp", "threads": 32},
+                   {"batches": 3, "binary_op": "sum", "output_layout": "striped"}, 1)
+    totals = combining_values(32, 3).sum(axis=0)
+    expected = np.array([[str(totals[r])] if r < 3 else ["?"] for r in range(32)], object)
+    np.testing.assert_array_equal(drawn, expected)
 
 
 def test_histogram_page(browser, site):

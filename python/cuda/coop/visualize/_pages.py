@@ -364,6 +364,49 @@ def select_page() -> Page:
         tree)
 
 
+# --- batched warp reductions -----------------------------------------------------------
+
+BATCHES = (1, 3, 4, 8, 16)
+WARP_GROUPS = GROUPS[1:]
+
+
+def _reduce_batched_frame(op, width, batches, layout) -> Frame:
+    values = combining_values(width, batches)
+    results = models.reduce_batched_model(op, values, layout)
+    specified = models.reduce_batched_specified(width, batches, layout)
+    slots = results.shape[1]
+    lane, slot = np.meshgrid(np.arange(width), np.arange(slots), indexing="ij")
+    batch = lane + slot * width if layout == "striped" else lane * slots + slot
+    labels = [str(int(v)) if known else "?"
+              for v, known in zip(results.reshape(-1), specified.reshape(-1))]
+    colors = [hue(int(b), batches) if known else GRAY
+              for b, known in zip(batch.reshape(-1), specified.reshape(-1))]
+    before = Panel("payloads before: slot b of every lane is that lane's item of batch b",
+                   "threads", batches, [str(int(v)) for v in values.reshape(-1)],
+                   [hue(b, batches) for _ in range(width) for b in range(batches)])
+    where = ("slot i of lane r holds batch r + i*W" if layout == "striped"
+             else "slot i of lane r holds batch r*S + i")
+    return Frame([before,
+                  Panel(f"results after reduce_batched ({layout}: {where}; the color is the "
+                        "batch; ?: no batch, unspecified)", "threads", slots, labels, colors)])
+
+
+def reduce_batched_page() -> Page:
+    tree = _by_group(WARP_GROUPS, lambda kind, size: encode_level("batches", [
+        (str(batches), encode_level("binary_op", [
+            (op, encode_level("output_layout", [
+                (layout, _reduce_batched_frame(op, size, batches, layout))
+                for layout in ("striped", "blocked")]))
+            for op in COMBINE_OPS])) for batches in BATCHES]))
+    return Page("reduce_batched", "coop.reduce_batched", (
+        "A batched warp reduction reduces B independent batches at once: slot b of every "
+        "lane holds that lane's item of batch b, and each batch's total over the W lanes "
+        "lands in one slot of one lane, ceil(B/W) slots a lane, striped (batch r + i*W in "
+        "slot i of lane r) or blocked (batch r*ceil(B/W) + i). Slots that hold no batch "
+        "are unspecified."),
+        tree)
+
+
 # --- histogram -------------------------------------------------------------------------
 
 HISTOGRAM_BINS = (4, 10, 40, 100)
@@ -546,5 +589,5 @@ def merge_sort_page() -> Page:
 
 
 PAGES = (load_page, store_page, exchange_page, shuffle_page, reduce_page, scan_page,
-         select_page, histogram_page, run_length_decode_page, radix_sort_page,
-         merge_sort_page)
+         reduce_batched_page, select_page, histogram_page, run_length_decode_page,
+         radix_sort_page, merge_sort_page)
