@@ -27,8 +27,9 @@ kernels are the reference's (its header documents them):
         time; the kernel also reads R / IPT as many values and as many uint32 lengths).
   loop: --grid blocks load their runs once, then --reps times {items, total =
         coop.run_length_decode(..., decoded_window_offset=offset, total_decoded_size=True);
-        value i = items[i % IPT]; offset += BLOCK * IPT, back to 0 where the next window would
-        pass the total} from offset 0 (a uint32, the decoder's offset type), then store the
+        for i in range(max(R, IPT)): value i % R = items[i % IPT] (every decoded item is read:
+        none is dead code on either side); offset += BLOCK * IPT, back to 0 where the next
+        window would pass the total} from offset 0 (a uint32, the decoder's offset type), then store the
         values; ns/op = (t(reps) - t(0)) * SMs / (grid * reps), one decode (with the update) an
         iteration. CUB constructs its decoder (the lengths' scan, the runs to shared memory)
         each iteration, as coop's op takes the runs each call. The repetition is `rep =
@@ -166,8 +167,8 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
         lines += [f"        items, total = coop.run_length_decode(block, v, n, "
                   f"decoded_items_per_thread={D}, decoded_window_offset=offset, "
                   "total_decoded_size=True)",
-                  f"        for i in range({R}):",
-                  f"            v[i] = items[i % {D}]",
+                  f"        for i in range({max(R, D)}):",
+                  f"            v[i % {R}] = items[i % {D}]",
                   f"        offset = np.uint32(offset + {B * D})",
                   f"        if np.uint32(offset + {B * D}) > total:",
                   "            offset = np.uint32(0)"]
@@ -229,7 +230,10 @@ def loop_model(c: Config, values: np.ndarray, lengths: np.ndarray, reps: int) ->
     [k, block * runs] of values and lengths."""
     from cuda.coop._models import run_length_decode_model
 
-    item = np.arange(c.runs) % c.ipt
+    # Value j ends as the last item written to it: items[i % IPT], i the last of
+    # 0 .. max(R, IPT) - 1 with i % R == j.
+    last = np.arange(max(c.runs, c.ipt))
+    item = np.array([last[last % c.runs == j][-1] % c.ipt for j in range(c.runs)])
     out = np.empty_like(values)
     for k in range(len(values)):
         v = values[k].reshape(c.block, c.runs)
