@@ -239,10 +239,8 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
                   ? Value(arith::ExtUIOp::create(rewriter, loc, wide, sample))
                   : Value(arith::ExtSIOp::create(rewriter, loc, wide, sample));
       // Null: always counted (unsigned samples too narrow to pass the bins).
-      bool everyValueABin = op.getIsUnsigned() && bits < 63 &&
-                            (int64_t(1) << bits) <= bins;
       Value inRange;
-      if (!everyValueABin)
+      if (!op.everySampleIsABin())
         inRange = arith::CmpIOp::create(rewriter, loc,
                                         arith::CmpIPredicate::ult, bin,
                                         ix.c(bin, bins));

@@ -252,22 +252,25 @@ def reduce_batched_model(op, values: np.ndarray, layout: str = "striped") -> np.
     i of lane r is batch r + i*W; blocked: batch r*ceil(B/W) + i). Slots past
     the last batch are unspecified: `reduce_batched_specified` marks them."""
     width, batches = values.shape
-    slots = -(-batches // width)
-    out = np.zeros((width, slots), values.dtype)
-    for r in range(width):
-        for i in range(slots):
-            b = r + i * width if layout == "striped" else r * slots + i
-            if b < batches:
-                out[r, i] = reduce_model(op, values[:, b:b + 1])
+    held = reduce_batched_batches(width, batches, layout)
+    out = np.zeros(held.shape, values.dtype)
+    for (r, i), b in np.ndenumerate(held):
+        if b < batches:
+            out[r, i] = reduce_model(op, values[:, b:b + 1])
     return out
+
+
+def reduce_batched_batches(width: int, batches: int, layout: str = "striped") -> np.ndarray:
+    """[W, ceil(B/W)]: the batch each result slot of `reduce_batched_model`
+    holds (B and past: none, the slot is unspecified)."""
+    slots = -(-batches // width)
+    r, i = np.meshgrid(np.arange(width), np.arange(slots), indexing="ij")
+    return r + i * width if layout == "striped" else r * slots + i
 
 
 def reduce_batched_specified(width: int, batches: int, layout: str = "striped") -> np.ndarray:
     """Which result slots of `reduce_batched_model` hold a batch."""
-    slots = -(-batches // width)
-    r, i = np.meshgrid(np.arange(width), np.arange(slots), indexing="ij")
-    b = r + i * width if layout == "striped" else r * slots + i
-    return b < batches
+    return reduce_batched_batches(width, batches, layout) < batches
 
 
 

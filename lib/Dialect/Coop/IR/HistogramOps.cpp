@@ -87,11 +87,9 @@ LogicalResult HistogramOp::verify() {
   return success();
 }
 
-bool HistogramOp::mayMissSamples() {
-  if (getValidItems())
-    return true;
+bool HistogramOp::everySampleIsABin() {
   unsigned bits = getItemType().getIntOrFloatBitWidth();
-  return !(getIsUnsigned() && bits < 63 && (int64_t(1) << bits) <= getBins());
+  return getIsUnsigned() && bits < 63 && (int64_t(1) << bits) <= getBins();
 }
 
 /// The block's counters, one of the counter type per bin, in units of the

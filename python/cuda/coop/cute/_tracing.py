@@ -101,8 +101,9 @@ def _block_dims(where: str) -> tuple[int, int, int]:
     facts, kernel = _launch(where)
     if facts.exact_block_dim is not None:
         return tuple(facts.exact_block_dim)
-    if _stated_block(kernel) is not None:
-        return _stated_block(kernel)
+    stated = _stated_block(kernel)
+    if stated is not None:
+        return stated
     raise CoopCompileError(f"{where}: the kernel's block shape is not known while it is "
                            "traced; launch it with a constant block=(x, y, z), or state it "
                            "first with cuda.coop.cute.assume_block(x, y, z), so the "

@@ -373,10 +373,9 @@ WARP_GROUPS = GROUPS[1:]
 def _reduce_batched_frame(op, width, batches, layout) -> Frame:
     values = combining_values(width, batches)
     results = models.reduce_batched_model(op, values, layout)
-    specified = models.reduce_batched_specified(width, batches, layout)
+    batch = models.reduce_batched_batches(width, batches, layout)
+    specified = batch < batches
     slots = results.shape[1]
-    lane, slot = np.meshgrid(np.arange(width), np.arange(slots), indexing="ij")
-    batch = lane + slot * width if layout == "striped" else lane * slots + slot
     labels = [str(int(v)) if known else "?"
               for v, known in zip(results.reshape(-1), specified.reshape(-1))]
     colors = [hue(int(b), batches) if known else GRAY

@@ -847,9 +847,12 @@ def Coop_HistogramOp : Coop_Op<"histogram", [AttrSizedOperandSegments,
     }
     /// Whether `out` is an array in shared memory.
     bool hasSharedOut();
+    /// Whether every value of the sample type is a bin (unsigned samples
+    /// too narrow to reach `bins`).
+    bool everySampleIsABin();
     /// Whether a sample may go uncounted: a sample type with values outside
     /// `[0, bins)`, or `valid_items`.
-    bool mayMissSamples();
+    bool mayMissSamples() { return getValidItems() || !everySampleIsABin(); }
     /// The sort algorithm's keys: the samples' bins as i32, 4 bits a pass.
     static constexpr int64_t kSortRadixBits = 4;
     ::mlir::coop::TileGeometry getSortTile(const ::mlir::coop::TileGeometry &tile);
