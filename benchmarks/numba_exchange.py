@@ -43,7 +43,7 @@ ns/op CUB/coop for loop rows (> 1: coop is faster).
 
 Facts (a/b = coop/CUB): smem is the kernel's shared memory (our PTX's .shared
 bytes; CUB's sizeof(TempStorage)); bar and wsync count block barriers
-(bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the PTX, per tile
+(bar.sync/barrier.sync/bar.red) and warp barriers (bar.warp.sync) in the PTX, per tile
 (tile rows) or per loop iteration (loop rows: CUB's loop is `#pragma unroll 1`,
 so its PTX count; for ours, LLVM unrolls the runtime loop, so the count is taken
 from the kernel's optimized MLIR before LLVM); local is our kernel's local
@@ -306,7 +306,8 @@ def sample(count: int) -> np.ndarray:
 
 # ---- facts from PTX and MLIR ---------------------------------------------------------------
 
-BAR = re.compile(r"\b(?:bar|barrier)\.sync\b")
+# Block barriers, with those that reduce a predicate too (bar.red: run-length decode's).
+BAR = re.compile(r"\b(?:bar|barrier)\.(?:sync|red)\b")
 WSYNC = re.compile(r"\bbar\.warp\.sync\b")
 
 
@@ -410,7 +411,7 @@ def cub_barriers(binary: Path) -> dict:
         sass = subprocess.run(["cuobjdump", "-sass", str(binary)], capture_output=True,
                               text=True, check=True).stdout
         entries = dict(re.findall(r"Function : (\S+)\n(.*?)(?=\n\s*Function : |\Z)", sass, re.S))
-        bar, wsync = re.compile(r"\bBAR\.SYNC"), re.compile(r"\bWARPSYNC\b")
+        bar, wsync = re.compile(r"\bBAR\.(?:SYNC|RED)"), re.compile(r"\bWARPSYNC\b")
     names = list(entries)
     pretty = subprocess.run(["cu++filt"], input="\n".join(names), capture_output=True,
                             text=True, check=True).stdout.splitlines()

@@ -27,8 +27,8 @@ kernels are the reference's (its header documents them):
         time; the kernel also reads R / IPT as many values and as many uint32 lengths).
   loop: --grid blocks load their runs once, then --reps times {items, total =
         coop.run_length_decode(..., decoded_window_offset=offset, total_decoded_size=True);
-        for i in range(max(R, IPT)): value i % R = items[i % IPT] (every decoded item is read:
-        none is dead code on either side); offset += BLOCK * IPT, back to 0 where the next
+        value i = items[i % IPT] for i < R, then value i % R += items[i] for R <= i < IPT
+        (every decoded item is read: none is dead code on either side); offset += BLOCK * IPT, back to 0 where the next
         window would pass the total} from offset 0 (a uint32, the decoder's offset type), then store the
         values; ns/op = (t(reps) - t(0)) * SMs / (grid * reps), one decode (with the update) an
         iteration. CUB constructs its decoder (the lengths' scan, the runs to shared memory)
@@ -63,11 +63,11 @@ timed. coop/CUB is the speed ratio: GB/s coop/CUB for tile rows, ns/op CUB/coop 
 Facts (a/b = coop/CUB), as numba_exchange.py's: smem is the kernel's shared memory (our PTX's
 .shared bytes: the runs' values, their offsets and the warps' sums; CUB's sizeof(TempStorage), a
 union of its scan's storage and the runs' values and offsets); bar and wsync count block barriers
-(bar.sync/barrier.sync) and warp barriers (bar.warp.sync) in the PTX, per tile (tile rows) or per
-loop iteration (loop rows: CUB's loop is `#pragma unroll 1`, so its PTX count, with the reuse
-barrier; for ours, the count from the kernel's optimized MLIR before LLVM); local is our kernel's
-local memory in bytes per thread (the driver's attribute on the GPU, ptxas -v with
---compile-only), which must be 0.
+(bar.sync/barrier.sync/bar.red: coop's barrier after the runs reduces a predicate too) and warp
+barriers (bar.warp.sync) in the PTX, per tile (tile rows) or per loop iteration (loop rows: CUB's
+loop is `#pragma unroll 1`, so its PTX count, with the reuse barrier; for ours, the count from
+the kernel's optimized MLIR before LLVM); local is our kernel's local memory in bytes per thread
+(the driver's attribute on the GPU, ptxas -v with --compile-only), which must be 0.
 """
 
 from __future__ import annotations
@@ -167,8 +167,10 @@ def kernel_source(c: Config, range_loop: bool = False) -> str:
         lines += [f"        items, total = coop.run_length_decode(block, v, n, "
                   f"decoded_items_per_thread={D}, decoded_window_offset=offset, "
                   "total_decoded_size=True)",
-                  f"        for i in range({max(R, D)}):",
-                  f"            v[i % {R}] = items[i % {D}]",
+                  f"        for i in range({R}):",
+                  f"            v[i] = items[i % {D}]",
+                  f"        for i in range({R}, {max(R, D)}):",
+                  f"            v[i % {R}] = v[i % {R}] + items[i]",
                   f"        offset = np.uint32(offset + {B * D})",
                   f"        if np.uint32(offset + {B * D}) > total:",
                   "            offset = np.uint32(0)"]
@@ -230,10 +232,6 @@ def loop_model(c: Config, values: np.ndarray, lengths: np.ndarray, reps: int) ->
     [k, block * runs] of values and lengths."""
     from cuda.coop._models import run_length_decode_model
 
-    # Value j ends as the last item written to it: items[i % IPT], i the last of
-    # 0 .. max(R, IPT) - 1 with i % R == j.
-    last = np.arange(max(c.runs, c.ipt))
-    item = np.array([last[last % c.runs == j][-1] % c.ipt for j in range(c.runs)])
     out = np.empty_like(values)
     for k in range(len(values)):
         v = values[k].reshape(c.block, c.runs)
@@ -241,7 +239,9 @@ def loop_model(c: Config, values: np.ndarray, lengths: np.ndarray, reps: int) ->
         offset = 0
         for _ in range(reps):
             window, total = run_length_decode_model(v, n, c.block, c.ipt, offset)
-            v = window[:, item]
+            v = window[:, np.arange(c.runs) % c.ipt].copy()
+            for i in range(c.runs, c.ipt):
+                v[:, i % c.runs] += window[:, i]
             offset += c.block * c.ipt
             if offset + c.block * c.ipt > total:
                 offset = 0

@@ -8,6 +8,7 @@ and prints one table of test counts and sanitizer findings.
   python test/sanitize.py compat           # test_compat_gpu.py (official cuda.coop forms)
   python test/sanitize.py select           # test_select_gpu.py
   python test/sanitize.py family           # histogram, reduce_batched, run_length_decode
+  python test/sanitize.py run_length_decode # one of them (also: histogram)
   python test/sanitize.py sorting          # radix rank and sort, top-k, merge sort
   python test/sanitize.py cute             # test_cute_gpu.py (CUDA_COOP_CUTE_CUBINS set)
   python test/sanitize.py numba -k transpose --tools racecheck
@@ -48,6 +49,8 @@ SUITES = {
     "select": ["test_select_gpu.py"],
     "family": ["test_histogram_gpu.py", "test_reduce_batched_gpu.py",
                "test_run_length_decode_gpu.py"],
+    "run_length_decode": ["test_run_length_decode_gpu.py"],
+    "histogram": ["test_histogram_gpu.py"],
     "sorting": ["test_radix_sort_gpu.py", "test_merge_sort_gpu.py"],
     "cute": ["test_cute_gpu.py"],
 }

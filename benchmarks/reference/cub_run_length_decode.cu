@@ -25,9 +25,9 @@
 //         output written (tiles * BLOCK * DECODED * sizeof(T) / median time); the kernel also
 //         reads the runs, RUNS / DECODED as many values and as many uint32 lengths.
 //   loop: grid G (default 8192) blocks load their runs once, then R (default 64) times
-//         { construct the decoder (total); RunLengthDecode(items, offset); for i in 0 ..
-//         max(RUNS, DECODED) - 1: value i % RUNS = items[i % DECODED] (every decoded item is
-//         read: none is dead code); offset += BLOCK * DECODED, back to 0 where the next window
+//         { construct the decoder (total); RunLengthDecode(items, offset); value i =
+//         items[i % DECODED] for i < RUNS, then value i % RUNS += items[i] for RUNS <= i <
+//         DECODED (every decoded item is read: none is dead code); offset += BLOCK * DECODED, back to 0 where the next window
 //         would pass the total; reuse barrier } from offset 0, then store the values. Also run with R = 0 (load +
 //         store only); reported as ns/op = (t(R) - t(0)) * SMs / (G * R): the SM-time one decode
 //         takes (with the update). The values carry each window into the next decode and the
@@ -112,7 +112,9 @@ __global__ void loop_kernel(const T* __restrict__ values, const uint32_t* __rest
     T items[D];
     Decode<T, B, R, D>(temp_storage, v, l, total).RunLengthDecode(items, offset);
 #pragma unroll
-    for (int i = 0; i < (R > D ? R : D); ++i) v[i % R] = items[i % D];
+    for (int i = 0; i < R; ++i) v[i] = items[i % D];
+#pragma unroll
+    for (int i = R; i < D; ++i) v[i % R] += items[i];
     offset += B * D;
     if (offset + B * D > total) offset = 0;
     __syncthreads();  // reuse barrier
@@ -186,8 +188,10 @@ static bool verify_loop(Context& c, long tiles, int reps) {
     uint32_t offset = 0;
     for (int rep = 0; rep < reps; ++rep) {
       const std::vector<T> s = expand(v.data(), l + k * tile, tile);
-      for (int t = 0; t < B; ++t)
-        for (int i = 0; i < (R > D ? R : D); ++i) v[t * R + i % R] = s[offset + t * D + i % D];
+      for (int t = 0; t < B; ++t) {
+        for (int i = 0; i < R; ++i) v[t * R + i] = s[offset + t * D + i % D];
+        for (int i = R; i < D; ++i) v[t * R + i % R] += s[offset + t * D + i];
+      }
       offset += B * D;
       if (offset + B * D > s.size()) offset = 0;
     }

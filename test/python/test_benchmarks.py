@@ -1064,8 +1064,8 @@ def test_numba_run_length_decode_configurations_are_the_references():
 def test_numba_run_length_decode_input_and_models_are_the_references():
     """The lengths are cub_run_length_decode.cu's 4 + ((uint32)(j * 2654435761) >> 29); the
     loop model built on run_length_decode_model takes the reference's host steps (verify_loop:
-    expand the runs, value t*R + i % R = stream[offset + t*D + i % D] for i in 0 .. max(R, D) - 1,
-    offset += B*D, back to 0 where the next window passes the stream's end), and the tile check
+    expand the runs, value t*R + i = stream[offset + t*D + i % D] for i < R, then value
+    t*R + i % R += stream[offset + t*D + i] for R <= i < D: every decoded item read; offset += B*D, back to 0 where the next window passes the stream's end), and the tile check
     takes the first window."""
     bench = _bench("numba_run_length_decode")
     n = 1 << 16
@@ -1079,9 +1079,10 @@ def test_numba_run_length_decode_input_and_models_are_the_references():
     rng = np.random.default_rng(0)
     reps = 9  # the windows wrap around the stream
     source = (ROOT / "benchmarks" / "reference" / "cub_run_length_decode.cu").read_text()
-    assert "for (int i = 0; i < (R > D ? R : D); ++i) v[i % R] = items[i % D];" in source
-    assert ("for (int i = 0; i < (R > D ? R : D); ++i) v[t * R + i % R] = s[offset + t * D + "
-            "i % D];") in source
+    assert "for (int i = 0; i < R; ++i) v[i] = items[i % D];" in source
+    assert "for (int i = R; i < D; ++i) v[i % R] += items[i];" in source
+    assert "for (int i = 0; i < R; ++i) v[t * R + i] = s[offset + t * D + i % D];" in source
+    assert "for (int i = R; i < D; ++i) v[t * R + i % R] += s[offset + t * D + i];" in source
     for block, runs, ipt in ((4, 2, 3), (4, 4, 3), (4, 2, 5), (4, 1, 4)):
         c = bench.Config("loop", "int32", block, runs, ipt)
         values = rng.integers(0, 100, (2, block * runs)).astype(np.int32)
@@ -1092,8 +1093,10 @@ def test_numba_run_length_decode_input_and_models_are_the_references():
             for _ in range(reps):
                 s = np.repeat(v, lens)
                 for t in range(block):
-                    for i in range(max(runs, ipt)):
-                        v[t * runs + i % runs] = s[offset + t * ipt + i % ipt]
+                    for i in range(runs):
+                        v[t * runs + i] = s[offset + t * ipt + i % ipt]
+                    for i in range(runs, ipt):
+                        v[t * runs + i % runs] += s[offset + t * ipt + i]
                 offset += block * ipt
                 if offset + block * ipt > s.size:
                     offset = 0

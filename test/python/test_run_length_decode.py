@@ -29,7 +29,7 @@ def _ptx(kernel, argtypes, block=(128,)):
 
 
 def _block_barriers(ptx):
-    return len(re.findall(r"\bbar\.sync\b|\bbarrier\.sync\b", ptx))
+    return len(re.findall(r"\b(?:bar|barrier)\.(?:sync|red)\b", ptx))
 
 
 def _no_local_memory(ptx):
@@ -41,8 +41,10 @@ def test_window_takes_the_scan_barrier_and_one_more(threads):
     kernel = cm.run_length_decode_kernel(threads, 2, 4, "window", None, True)
     ptx = _ptx(kernel, [F32, I32, F32, U32, types.int64], (threads,))
     _no_local_memory(ptx)
-    # One warp: no barrier for the scan; several: the warps' sums take one.
+    # One warp: no barrier for the scan; several: the warps' sums take one. The runs' barrier
+    # also ORs whether the block has a zero-length run (the walk over them, else one compare).
     assert _block_barriers(ptx) == (1 if threads == 32 else 2)
+    assert len(re.findall(r"\bbar\.red\.or\.pred\b", ptx)) == 1
 
 
 def test_uint64_offsets_compile():

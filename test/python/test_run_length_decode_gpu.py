@@ -1,7 +1,8 @@
 """run_length_decode on the GPU: blocks of 32..1024 threads (1-D and 3-D), 1..8
 runs a thread, windows of 1..16 items a thread, run values of several dtypes,
-lengths of several integer dtypes with zero-length runs anywhere, window
-offsets inside and past the stream, uint64 offsets, and the whole stream into
+lengths of several integer dtypes with zero-length runs anywhere (and blocks
+without any, which step one comparison an item), window offsets inside and
+past the stream, uint64 offsets, and the whole stream into
 an array (also one too short for it); each window, total and array checked
 against the NumPy model (np.repeat)."""
 
@@ -21,21 +22,24 @@ CONFIGS = (("int32", "int32", (128, 1, 1), 2, 4, 6), ("float32", "uint8", (32, 1
            ("uint16", "int32", (8, 4, 2), 4, 5, 9), ("int64", "uint32", (96, 1, 1), 5, 3, 1))
 
 
-def _runs(rng, dtype, lengths_dtype, size, longest):
+def _runs(rng, dtype, lengths_dtype, size, longest, shortest=0):
     values = rng.integers(-50, 50, size).astype(dtype) if np.dtype(dtype).kind in "if" \
         else rng.integers(0, 100, size).astype(dtype)
-    lengths = rng.integers(0, longest + 1, size).astype(lengths_dtype)
+    lengths = rng.integers(shortest, longest + 1, size).astype(lengths_dtype)
     return values, lengths
 
 
 def _window(dtype, lengths_dtype, block, runs, decoded, longest, offset=None,
-            offset_dtype=None):
+            offset_dtype=None, shortest=0, empty_at=None):
+    """`shortest`: the shortest run; `empty_at`: the one run of the middle block made empty."""
     from numba_cuda_mlir import cuda
 
     threads = int(np.prod(block))
     rng = np.random.default_rng(hash((dtype, lengths_dtype, block, runs, decoded, longest,
-                                      offset, str(offset_dtype))) % 2**32)
-    values, lengths = _runs(rng, dtype, lengths_dtype, GRID * threads * runs, longest)
+                                      offset, str(offset_dtype), shortest, empty_at)) % 2**32)
+    values, lengths = _runs(rng, dtype, lengths_dtype, GRID * threads * runs, longest, shortest)
+    if empty_at is not None:
+        lengths[threads * runs + empty_at] = 0
     dst = cuda.device_array(GRID * threads * decoded, values.dtype)
     totals = cuda.device_array(GRID, np.dtype(offset_dtype or np.uint32))
     kernel = cm.run_length_decode_kernel(threads, runs, decoded, "window", offset_dtype,
@@ -64,6 +68,21 @@ def test_windows_at_offsets(config):
     for offset in (1, threads * decoded, threads * runs * longest // 2,
                    threads * runs * longest + 5):
         _window(*config, offset=offset)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_windows_without_empty_runs(config):
+    """No zero-length run in a block: each next item's run is this one or the next (one
+    comparison, the sentinel offset stopping it at the last run); runs of one item step
+    every item. The middle block of the last case has one empty run, where its walk goes."""
+    dtype, lengths_dtype, block, runs, decoded, longest = config
+    threads = int(np.prod(block))
+    for shortest, top, offset, empty_at in ((1, longest, None, None), (1, 1, None, None),
+                                            (1, longest, threads * decoded - 1, None),
+                                            (1, longest, threads * runs * longest + 5, None),
+                                            (1, 1, 3, threads * runs // 2)):
+        _window(dtype, lengths_dtype, block, runs, decoded, top, offset=offset,
+                shortest=shortest, empty_at=empty_at)
 
 
 @pytest.mark.parametrize("config", CONFIGS[:3], ids=str)

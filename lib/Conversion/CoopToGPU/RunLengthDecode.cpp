@@ -3,13 +3,16 @@
 // CUB's BlockRunLengthDecode: an exclusive sum of the threads' run lengths
 // (one warp scan, and for several warps their sums through scratch and one
 // barrier) gives each run its first decoded offset; every thread stores its
-// runs' values and offsets (and the last thread the stream's length after
-// them), a barrier, then each thread finds the run of its first decoded item
-// by a binary search of the offsets (the last run whose offset is at most
-// the item's) and walks forward for its next items, over zero-length runs
-// too (they share their successor's offset). Items past the stream's end
-// are 0. The destination form decodes the whole stream a window of T*D items
-// at a time into the array.
+// runs' values and offsets (and the last thread a sentinel offset after
+// them, past every position), a barrier, then each thread finds the run of
+// its first decoded item by a binary search of the offsets (the last run
+// whose offset is at most the item's) and steps forward for its next items.
+// The barrier also tells every thread whether the block has a zero-length
+// run (bar.red.or): without one, the next item's run is this one or the
+// next, one comparison; with one, each item walks over the zero-length runs
+// (they share their successor's offset). Items past the stream's end are 0.
+// The destination form decodes the whole stream a window of T*D items at a
+// time into the array.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,7 @@
 #include "TileHelpers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -27,13 +31,14 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// The block's runs in scratch: values[r], offsets[r] (the stream's length
-/// at offsets[runs]).
+/// The block's runs in scratch: values[r], offsets[r] (a sentinel past
+/// every position at offsets[count], which stops the walks).
 struct Runs {
   Value values;
   Value offsets;
   int64_t count;
-  Value total; // the stream's length (the offset type)
+  Value total;     // the stream's length (the offset type)
+  Value anyEmpty;  // i1, uniform: the block has a zero-length run
 };
 
 /// `value` (an integer) as `type`, zero-extended or truncated.
@@ -58,54 +63,68 @@ Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
 }
 
 /// The run holding decoded position `position` (the offset type): the last
-/// run whose offset is at most it, by a binary search of the offsets
-/// (CUB's StaticUpperBound, minus one).
+/// run whose offset is at most it (offsets[0] = 0 is at most any). A
+/// branchless binary search: the candidates [base, base + n) keep at least
+/// the larger half whatever the comparison, so the steps and their probe
+/// distances are constants, which fold into the loads' addresses (one load,
+/// one compare and one select a step).
 Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
   Ix ix{b, loc};
-  Type i32 = b.getI32Type();
-  Value lo = arith::ConstantIntOp::create(b, loc, i32, 0);
-  Value hi = ix.c(lo, runs.count);
-  for (int64_t span = runs.count; span > 0; span /= 2) {
-    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         lo, hi);
-    Value mid = arith::ShRUIOp::create(b, loc, ix.add(lo, hi), ix.c(lo, 1));
-    Value probe =
-        arith::MinUIOp::create(b, loc, mid, ix.c(lo, runs.count - 1));
+  Value base = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  for (int64_t n = runs.count; n > 1; n -= n / 2) {
+    Value probe = ix.add(base, n / 2);
     Value atMost = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                          offsetAt(b, loc, runs, probe),
                                          position);
-    Value right = ix.both(active, atMost);
-    Value left = ix.both(active, arith::XOrIOp::create(
-                                     b, loc, atMost, ix.c(atMost, 1)));
-    lo = arith::SelectOp::create(b, loc, right, ix.add(mid, 1), lo);
-    hi = arith::SelectOp::create(b, loc, left, mid, hi);
+    base = arith::SelectOp::create(b, loc, atMost, probe, base);
   }
-  // lo >= 1 but for an empty stream's position 0 (run 0).
-  Value run = arith::SubIOp::create(b, loc, lo, ix.c(lo, 1));
-  return arith::MaxSIOp::create(b, loc, run, ix.c(lo, 0));
+  return base;
 }
 
-/// From `run` (holding an earlier position), the run holding `position`:
-/// forward while the next run starts at or before it.
+/// Whether the run after `run` starts at or before `position` (never past
+/// the last run: the sentinel offset is past every position).
+Value nextStartsBy(OpBuilder &b, Location loc, const Runs &runs, Value run,
+                   Value position) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                               offsetAt(b, loc, runs, Ix{b, loc}.add(run, 1)),
+                               position);
+}
+
+/// From `run` (holding position - 1), the run holding `position`: forward
+/// while the next run starts at or before it (over zero-length runs).
 Value walkRun(OpBuilder &b, Location loc, const Runs &runs, Value run,
               Value position) {
-  Ix ix{b, loc};
   Type i32 = b.getI32Type();
   auto loop = scf::WhileOp::create(b, loc, TypeRange{i32}, ValueRange{run});
   // createBlock leaves `b` at the new block's end.
   Block *before = b.createBlock(&loop.getBefore(), {}, {i32}, {loc});
   Value current = before->getArgument(0);
-  Value next = ix.add(current, 1);
-  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                       ix.c(next, runs.count));
-  Value starts = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                       offsetAt(b, loc, runs, next), position);
-  scf::ConditionOp::create(b, loc, ix.both(inside, starts),
+  scf::ConditionOp::create(b, loc,
+                           nextStartsBy(b, loc, runs, current, position),
                            ValueRange{current});
   Block *after = b.createBlock(&loop.getAfter(), {}, {i32}, {loc});
-  scf::YieldOp::create(b, loc, ValueRange{ix.add(after->getArgument(0), 1)});
+  scf::YieldOp::create(b, loc,
+                       ValueRange{Ix{b, loc}.add(after->getArgument(0), 1)});
   b.setInsertionPointAfter(loop);
   return loop.getResult(0);
+}
+
+/// The runs of positions first + 1 .. first + count - 1 from `run`, the
+/// run of `first`; `walk`: over zero-length runs, else at most one run an
+/// item.
+SmallVector<Value> nextRuns(OpBuilder &b, Location loc, const Runs &runs,
+                            Value run, Value first, int64_t count, bool walk) {
+  Ix ix{b, loc};
+  SmallVector<Value> found;
+  for (int64_t k = 1; k < count; ++k) {
+    Value position = ix.add(first, k);
+    run = walk ? walkRun(b, loc, runs, run, position)
+               : arith::SelectOp::create(
+                     b, loc, nextStartsBy(b, loc, runs, run, position),
+                     ix.add(run, 1), run);
+    found.push_back(run);
+  }
+  return found;
 }
 
 /// Thread `t`'s decoded items `first .. first + count - 1` and whether each
@@ -119,15 +138,28 @@ SmallVector<std::pair<Value, Value>> decodeWindow(OpBuilder &b, Location loc,
                    ? Value(arith::ConstantOp::create(
                          b, loc, b.getFloatAttr(item, 0.0)))
                    : Value(arith::ConstantIntOp::create(b, loc, item, 0));
+  SmallVector<Value> found{searchRun(b, loc, runs, first)};
+  if (count > 1) {
+    // Uniform: every thread takes the same branch.
+    auto branch = scf::IfOp::create(
+        b, loc, SmallVector<Type>(count - 1, b.getI32Type()), runs.anyEmpty,
+        /*withElseRegion=*/true);
+    OpBuilder then = thenBuilder(b, branch);
+    scf::YieldOp::create(
+        then, loc, nextRuns(then, loc, runs, found[0], first, count, true));
+    OpBuilder otherwise = elseBuilder(b, branch);
+    scf::YieldOp::create(otherwise, loc,
+                         nextRuns(otherwise, loc, runs, found[0], first, count,
+                                  false));
+    llvm::append_range(found, branch.getResults());
+  }
   SmallVector<std::pair<Value, Value>> decoded;
-  Value run;
   for (int64_t k = 0; k < count; ++k) {
     Value position = ix.add(first, k);
-    run = k == 0 ? searchRun(b, loc, runs, position)
-                 : walkRun(b, loc, runs, run, position);
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          position, runs.total);
-    Value value = memref::LoadOp::create(b, loc, runs.values, ix.index(run));
+    Value value =
+        memref::LoadOp::create(b, loc, runs.values, ix.index(found[k]));
     decoded.push_back(
         {arith::SelectOp::create(b, loc, inside, value, zero), inside});
   }
@@ -157,14 +189,18 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
     SmallVector<Value> values =
         readPayload(rewriter, loc, adaptor.getRunValues(), perThread);
     SmallVector<Value> lengths;
-    Value threadLength;
+    Value threadLength, threadEmpty;
     for (Value length :
          readPayload(rewriter, loc, adaptor.getRunLengths(), perThread)) {
       lengths.push_back(asOffset(rewriter, loc, length, offset));
+      Value empty = ix.eq(lengths.back(), 0);
       threadLength = threadLength ? Value(arith::AddIOp::create(
                                         rewriter, loc, threadLength,
                                         lengths.back()))
                                   : lengths.back();
+      threadEmpty = threadEmpty ? Value(arith::OrIOp::create(
+                                      rewriter, loc, threadEmpty, empty))
+                                : empty;
     }
 
     Runs runs;
@@ -189,7 +225,7 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
     runs.total = sum->total;
 
     // Thread t's runs are t*R .. t*R + R - 1; the last thread also stores
-    // the stream's length after the last run (the walk's bound).
+    // the sentinel after the last run (all ones: past every position).
     Value start = sum->before;
     Value firstRun = ix.mul(t.linearTid, perThread);
     for (int64_t j = 0; j < perThread; ++j) {
@@ -198,9 +234,18 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
       memref::StoreOp::create(rewriter, loc, start, runs.offsets, run);
       start = arith::AddIOp::create(rewriter, loc, start, lengths[j]);
     }
-    storeIf(rewriter, loc, ix.eq(t.linearTid, threads - 1), runs.total,
-            runs.offsets, ix.c(runs.count));
-    gpu::BarrierOp::create(rewriter, loc);
+    storeIf(rewriter, loc, ix.eq(t.linearTid, threads - 1),
+            ix.c(runs.total, -1), runs.offsets, ix.c(runs.count));
+    Type i32 = rewriter.getI32Type();
+    Value anyEmpty =
+        NVVM::BarrierOp::create(
+            rewriter, loc, i32, Value(), Value(),
+            NVVM::BarrierReductionAttr::get(rewriter.getContext(),
+                                            NVVM::BarrierReduction::OR),
+            arith::ExtUIOp::create(rewriter, loc, i32, threadEmpty))
+            .getRes();
+    runs.anyEmpty = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, anyEmpty, ix.c(anyEmpty, 0));
 
     Value base = adaptor.getWindowOffset()
                      ? asOffset(rewriter, loc,
