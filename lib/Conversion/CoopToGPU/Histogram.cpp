@@ -10,9 +10,10 @@
 // two barriers that make it safe to zero before and read after.
 //
 // The atomics are PTX `red` (an atomic add whose old value nobody reads, as
-// nvcc compiles CUB's atomicAdd). A sample that is not counted increments
-// the scratch's spare counter past the last bin, or in a shared array bin
-// 0, each thread then taking its such increments back by one more atomic.
+// nvcc compiles CUB's atomicAdd; `red.global` for a global array). A sample
+// that is not counted increments the scratch's spare counter past the last
+// bin, or in a shared array bin 0, each thread then taking its such
+// increments back by one more atomic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,14 +31,20 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// Adds `value` (the counter type) to `memory[index]` where `condition`
-/// holds (always without one), by one PTX `red` (shared or generic
-/// addressing).
-void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
-           Value index, Value value, bool shared) {
+/// The state space of an atomic's address: `red.global` is nvcc's
+/// fire-and-forget REDG for CUB's atomicAdd on a global array, where a
+/// generic `red` compiles to an ATOM that waits for its old value.
+enum class Space { Shared, Global, Generic };
+
+/// Adds `value` (the counter type) at `address` (an i64 of `space`) where
+/// `condition` holds (always without one), by one PTX `red`.
+void addAt(OpBuilder &b, Location loc, Value condition, Value address,
+           Value value, Space space) {
   unsigned bits = value.getType().getIntOrFloatBitWidth();
-  Value address = itemAddress(b, loc, memory, index);
-  std::string red = "red" + std::string(shared ? ".shared" : "") + ".add.u" +
+  const char *spaceSuffix = space == Space::Shared   ? ".shared"
+                            : space == Space::Global ? ".global"
+                                                     : "";
+  std::string red = "red" + std::string(spaceSuffix) + ".add.u" +
                     std::to_string(bits) + " [$0], $1;";
   std::string valueConstraint = bits == 64 ? "l" : "r";
   if (!condition) {
@@ -51,18 +58,32 @@ void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
             "l," + valueConstraint + ",r,~{memory}", /*isVolatile=*/true);
 }
 
-/// Counts each sample in its bin of the shared `counters`: one unpredicated
-/// atomic increment a sample. A sample not counted increments `spare` (a
-/// counter past the last bin nobody reads: a compare and a select a sample,
-/// or one unsigned min), else bin 0, and then one atomic a thread takes
-/// those increments back from bin 0 (where there were any: a count a
-/// sample). A null `counted` entry: that sample always counts (uint8 samples
-/// into 256 bins, no valid_items). ptxas turns a predicated shared atomic
-/// into a branch around it with a divergence scope (BSSY/BSYNC) each: H100,
-/// int32 loops of 16 samples a thread at 0.70 of CUB's unchecked atomics.
-void countSamples(OpBuilder &b, Location loc, Value counters,
-                  ArrayRef<Value> binOf, ArrayRef<Value> counted, Type counter,
-                  std::optional<int64_t> spare) {
+/// Adds `value` to `memory[index]` where `condition` holds (addAt).
+void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
+           Value index, Value value, Space space) {
+  addAt(b, loc, condition, itemAddress(b, loc, memory, index), value, space);
+}
+
+/// Whether `memory` (a generic address) is in global memory: a `red.global`
+/// there; anywhere else (a local array given as `out`) a generic one.
+Value inGlobalMemory(OpBuilder &b, Location loc, Value memory) {
+  Value flag = inlinePtx(
+      b, loc, b.getI32Type(), ValueRange{itemAddress(b, loc, memory, Ix{b, loc}.c(0))},
+      "{ .reg .pred p; isspacep.global p, $1; selp.u32 $0, 1, 0, p; }", "=r,l",
+      /*isVolatile=*/false);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
+                               Ix{b, loc}.c(flag, 0));
+}
+
+/// Counts each sample in its bin of a shared array `out`: one unpredicated
+/// atomic increment a sample. A sample not counted increments bin 0, and then
+/// one atomic a thread takes those increments back (where there were any: a
+/// count a sample). A null `counted` entry: that sample always counts.
+/// ptxas turns a predicated shared atomic into a branch around it with a
+/// divergence scope (BSSY/BSYNC) each: H100, int32 loops of 16 samples a
+/// thread at 0.70 of CUB's unchecked atomics.
+void countSamples(OpBuilder &b, Location loc, Value out, ArrayRef<Value> binOf,
+                  ArrayRef<Value> counted, Type counter) {
   Ix ix{b, loc};
   Value one = arith::ConstantIntOp::create(b, loc, counter, 1);
   Value zero = arith::ConstantIntOp::create(b, loc, counter, 0);
@@ -70,14 +91,11 @@ void countSamples(OpBuilder &b, Location loc, Value counters,
   Value missed;
   for (auto [bin, count] : llvm::zip(binOf, counted)) {
     if (!count) {
-      addIf(b, loc, Value(), counters, bin, one, /*shared=*/true);
+      addIf(b, loc, Value(), out, bin, one, Space::Shared);
       continue;
     }
-    Value slot = arith::SelectOp::create(b, loc, count, bin,
-                                         spare ? ix.c(*spare) : firstBin);
-    addIf(b, loc, Value(), counters, slot, one, /*shared=*/true);
-    if (spare)
-      continue;
+    Value slot = arith::SelectOp::create(b, loc, count, bin, firstBin);
+    addIf(b, loc, Value(), out, slot, one, Space::Shared);
     Value miss = arith::SelectOp::create(b, loc, count, zero, one);
     missed = missed ? arith::AddIOp::create(b, loc, missed, miss).getResult()
                     : miss;
@@ -86,8 +104,25 @@ void countSamples(OpBuilder &b, Location loc, Value counters,
     return;
   Value anyMissed =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, missed, zero);
-  addIf(b, loc, anyMissed, counters, firstBin,
-        arith::SubIOp::create(b, loc, zero, missed), /*shared=*/true);
+  addIf(b, loc, anyMissed, out, firstBin,
+        arith::SubIOp::create(b, loc, zero, missed), Space::Shared);
+}
+
+/// Each sample's counter address in the op's scratch `counters`: its bin's,
+/// or `spare` (a counter past the last bin nobody reads) where it is not
+/// counted: one unsigned min a sample. A null `counted` entry: that sample
+/// always counts (uint8 samples into 256 bins, no valid_items).
+SmallVector<Value> counterAddresses(OpBuilder &b, Location loc,
+                                    Value counters, ArrayRef<Value> binOf,
+                                    ArrayRef<Value> counted, int64_t spare) {
+  Ix ix{b, loc};
+  SmallVector<Value> addresses;
+  for (auto [bin, count] : llvm::zip(binOf, counted)) {
+    Value slot =
+        count ? arith::SelectOp::create(b, loc, count, bin, ix.c(spare)) : bin;
+    addresses.push_back(itemAddress(b, loc, counters, slot));
+  }
+  return addresses;
 }
 
 /// The first and past-the-end positions of each bin's run in the block's
@@ -256,8 +291,7 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     bool bySort = op.getAlgorithm() == HistogramAlgorithm::sort;
     if (op.hasSharedOut() && !bySort) {
       gpu::BarrierOp::create(rewriter, loc);
-      countSamples(rewriter, loc, adaptor.getOut(), binOf, counted, counter,
-                   std::nullopt);
+      countSamples(rewriter, loc, adaptor.getOut(), binOf, counted, counter);
       gpu::BarrierOp::create(rewriter, loc);
       rewriter.eraseOp(op);
       return success();
@@ -302,6 +336,11 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           scratchView(rewriter, op, bins + (spare ? 1 : 0), counter);
       if (failed(counters))
         return failure();
+      // The addresses before the zeroing barrier, so that the atomics
+      // between the barriers issue back to back (CUB's int32 loops have
+      // half of theirs ready there; ptxas left 11 of 16 between ours).
+      SmallVector<Value> addresses =
+          counterAddresses(rewriter, loc, *counters, binOf, counted, bins);
       forEachStripe([&](int64_t, Value bin, Value inside) {
         if (inside)
           storeIf(rewriter, loc, inside, zero, *counters, bin);
@@ -309,8 +348,9 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           memref::StoreOp::create(rewriter, loc, zero, *counters, bin);
       });
       gpu::BarrierOp::create(rewriter, loc);
-      countSamples(rewriter, loc, *counters, binOf, counted, counter,
-                   spare ? std::optional<int64_t>(bins) : std::nullopt);
+      Value one = arith::ConstantIntOp::create(rewriter, loc, counter, 1);
+      for (Value address : addresses)
+        addAt(rewriter, loc, Value(), address, one, Space::Shared);
       gpu::BarrierOp::create(rewriter, loc);
       countAt = [&, view = *counters](Value slot) -> Value {
         return memref::LoadOp::create(rewriter, loc, view, slot);
@@ -348,12 +388,22 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       return success();
     }
     if (Value out = adaptor.getOut()) {
-      forEachStripe([&](int64_t, Value bin, Value inside) {
-        Value count = countOf(bin, inside);
-        Value nonZero = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ne, count, zero);
-        addIf(rewriter, loc, nonZero, out, bin, count, /*shared=*/false);
-      });
+      // Uniform: `out` is the same array in every thread.
+      auto global = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                      inGlobalMemory(rewriter, loc, out),
+                                      /*withElseRegion=*/true);
+      for (Space space : {Space::Global, Space::Generic}) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        Block *branch =
+            space == Space::Global ? global.thenBlock() : global.elseBlock();
+        rewriter.setInsertionPoint(branch->getTerminator());
+        forEachStripe([&](int64_t, Value bin, Value inside) {
+          Value count = countOf(bin, inside);
+          Value nonZero = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ne, count, zero);
+          addIf(rewriter, loc, nonZero, out, bin, count, space);
+        });
+      }
       rewriter.eraseOp(op);
       return success();
     }

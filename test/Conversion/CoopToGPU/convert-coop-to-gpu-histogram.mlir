@@ -5,17 +5,19 @@
 // items; the 200 counters and a spare one past them (804 bytes of scratch)
 // are zeroed by stripe (the partial one by a predicated store; the spare,
 // never read, is not), a barrier, one unpredicated shared atomic increment
-// a sample (the spare counter for a sample not counted), a barrier, then
-// each thread reads its stripes (the partial one clamped and selected).
+// a sample (the spare counter for a sample not counted; its address taken
+// before the zeroing), a barrier, then each thread reads its stripes (the
+// partial one clamped and selected).
 // CHECK-LABEL: gpu.func @fresh
 // CHECK: memref.get_global @__coop_scratch_fresh : memref<804xi8
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: arith.cmpi ult, %{{.*}}, %c200_i32 : i32
 // CHECK: %[[COUNTERS:.*]] = memref.view %{{.*}} to memref<201xi32
+// CHECK-COUNT-4: arith.select %{{.*}}, %{{.*}}, %c200 : index
 // CHECK: memref.store %c0_i32, %[[COUNTERS]]
 // CHECK: @p st.shared.b32
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: arith.select %{{.*}}, %{{.*}}, %c200 : index
+// CHECK-COUNT-4: "red.shared.add.u32 [$0], $1;"
 // CHECK-NOT: @p red.shared
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[COUNTERS]]
@@ -57,16 +59,20 @@ gpu.module @shared_out {
 
 // A global array: the block counts in scratch (int32 samples may fall
 // outside the bins: 130 counters and the spare), then each thread adds each
-// of its non-zero counters by one generic atomic (3 stripes of 64 threads
-// for 130 bins).
+// of its non-zero counters by one atomic (3 stripes of 64 threads for 130
+// bins): `red.global` where the array is in global memory (isspacep, one
+// uniform branch), else a generic `red` (a local array).
 // CHECK-LABEL: gpu.func @global_out
 // CHECK: memref.view %{{.*}} to memref<131xi32
-// CHECK: gpu.barrier
 // CHECK: arith.select %{{.*}}, %{{.*}}, %c130 : index
+// CHECK: gpu.barrier
 // CHECK: "red.shared.add.u32 [$0], $1;"
 // CHECK-NOT: @p red.shared
 // CHECK: gpu.barrier
-// CHECK: arith.cmpi ne
+// CHECK: isspacep.global
+// CHECK: scf.if
+// CHECK-COUNT-3: @p red.global.add.u32 [$0], $1;
+// CHECK: } else {
 // CHECK-COUNT-3: @p red.add.u32 [$0], $1;
 // CHECK-NOT: gpu.barrier
 gpu.module @global_out {
