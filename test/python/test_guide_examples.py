@@ -29,6 +29,9 @@ KERNELS = {
     "sort_kernel": ("sort_tiles", [types.float32[::1], I32, types.float32[::1], I32]),
     "topk_kernel": ("top_scores", [types.float32[:, ::1], types.float32[::1], I32,
                                    types.int64]),
+    "histogram_kernel": ("byte_histogram", [types.uint8[::1], types.uint32[::1]]),
+    "run_length_decode_kernel": ("expand", [types.float32[::1], I32, types.int64[::1],
+                                            types.float32[::1]]),
 }
 
 

@@ -65,7 +65,8 @@ void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
 }
 
 /// Whether `memory` (a generic address) is in global memory: a `red.global`
-/// there; anywhere else (a local array given as `out`) a generic one.
+/// there; anywhere else (a shared array that reached the op through a call
+/// that was not inlined, typed as global) a generic one.
 Value inGlobalMemory(OpBuilder &b, Location loc, Value memory) {
   Value flag = inlinePtx(
       b, loc, b.getI32Type(), ValueRange{itemAddress(b, loc, memory, Ix{b, loc}.c(0))},

@@ -61,7 +61,8 @@ gpu.module @shared_out {
 // outside the bins: 130 counters and the spare), then each thread adds each
 // of its non-zero counters by one atomic (3 stripes of 64 threads for 130
 // bins): `red.global` where the array is in global memory (isspacep, one
-// uniform branch), else a generic `red` (a local array).
+// uniform branch), else a generic `red` (a shared array passed through a
+// call that was not inlined).
 // CHECK-LABEL: gpu.func @global_out
 // CHECK: memref.view %{{.*}} to memref<131xi32
 // CHECK: arith.select %{{.*}}, %{{.*}}, %c130 : index
