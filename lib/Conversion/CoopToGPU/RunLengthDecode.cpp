@@ -3,14 +3,15 @@
 // CUB's BlockRunLengthDecode: an exclusive sum of the threads' run lengths
 // (one warp scan, and for several warps their sums through scratch and one
 // barrier) gives each run its first decoded offset; every thread stores its
-// runs' values and offsets (and the last thread a sentinel offset after
-// them, past every position), a barrier, then each thread finds the run of
-// its first decoded item by a binary search of the offsets (the last run
-// whose offset is at most the item's) and steps forward for its next items.
-// The barrier also tells every thread whether the block has a zero-length
-// run (bar.red.or): without one, the next item's run is this one or the
-// next, one comparison; with one, each item walks over the zero-length runs
-// (they share their successor's offset). Items past the stream's end are 0.
+// runs' values and offsets (and the last thread a run of 0 at the stream's
+// end, where every position past it falls, and a sentinel offset past every
+// position), a barrier, then each thread finds the run of its first decoded
+// item by a binary search of the offsets (the last run whose offset is at
+// most the item's) and steps forward for its next items. The barrier also
+// tells every thread whether the block has a zero-length run (bar.red.or):
+// without one, the next item's run is this one or the next, one
+// comparison; with one, each item walks over the zero-length runs (they
+// share their successor's offset).
 // The destination form decodes the whole stream a window of T*D items at a
 // time into the array.
 //
@@ -31,12 +32,14 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// The block's runs in scratch: values[r], offsets[r] (a sentinel past
-/// every position at offsets[count], which stops the walks).
+/// The block's runs in scratch: values[r], offsets[r], r < count; a run of
+/// 0 at count, from the stream's length on (past its end every item is 0),
+/// and a sentinel at offsets[count + 1] past every position, which stops the
+/// steps there.
 struct Runs {
   Value values;
   Value offsets;
-  int64_t count;
+  int64_t count; // the block's runs, and the zero run after them
   Value total;     // the stream's length (the offset type)
   Value anyEmpty;  // i1, uniform: the block has a zero-length run
 };
@@ -63,7 +66,8 @@ Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
 }
 
 /// The run holding decoded position `position` (the offset type): the last
-/// run whose offset is at most it (offsets[0] = 0 is at most any). A
+/// run whose offset is at most it (offsets[0] = 0 is at most any), the zero
+/// run past the stream's end. A
 /// branchless binary search: the candidates [base, base + n) keep at least
 /// the larger half whatever the comparison, so the steps and their probe
 /// distances are constants, which fold into the loads' addresses (one load,
@@ -71,7 +75,7 @@ Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
 Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
   Ix ix{b, loc};
   Value base = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  for (int64_t n = runs.count; n > 1; n -= n / 2) {
+  for (int64_t n = runs.count + 1; n > 1; n -= n / 2) {
     Value probe = ix.add(base, n / 2);
     Value atMost = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                          offsetAt(b, loc, runs, probe),
@@ -82,7 +86,7 @@ Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
 }
 
 /// Whether the run after `run` starts at or before `position` (never past
-/// the last run: the sentinel offset is past every position).
+/// the zero run: the sentinel offset is past every position).
 Value nextStartsBy(OpBuilder &b, Location loc, const Runs &runs, Value run,
                    Value position) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
@@ -127,17 +131,11 @@ SmallVector<Value> nextRuns(OpBuilder &b, Location loc, const Runs &runs,
   return found;
 }
 
-/// Thread `t`'s decoded items `first .. first + count - 1` and whether each
-/// is inside the stream (0 outside).
-SmallVector<std::pair<Value, Value>> decodeWindow(OpBuilder &b, Location loc,
-                                                   const Runs &runs,
-                                                   Value first, int64_t count,
-                                                   Type item) {
+/// Thread `t`'s decoded items `first .. first + count - 1` (0 past the
+/// stream's end: the zero run's).
+SmallVector<Value> decodeWindow(OpBuilder &b, Location loc, const Runs &runs,
+                                Value first, int64_t count) {
   Ix ix{b, loc};
-  Value zero = isa<FloatType>(item)
-                   ? Value(arith::ConstantOp::create(
-                         b, loc, b.getFloatAttr(item, 0.0)))
-                   : Value(arith::ConstantIntOp::create(b, loc, item, 0));
   SmallVector<Value> found{searchRun(b, loc, runs, first)};
   if (count > 1) {
     // Uniform: every thread takes the same branch.
@@ -153,16 +151,10 @@ SmallVector<std::pair<Value, Value>> decodeWindow(OpBuilder &b, Location loc,
                                   false));
     llvm::append_range(found, branch.getResults());
   }
-  SmallVector<std::pair<Value, Value>> decoded;
-  for (int64_t k = 0; k < count; ++k) {
-    Value position = ix.add(first, k);
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         position, runs.total);
-    Value value =
-        memref::LoadOp::create(b, loc, runs.values, ix.index(found[k]));
+  SmallVector<Value> decoded;
+  for (Value run : found)
     decoded.push_back(
-        {arith::SelectOp::create(b, loc, inside, value, zero), inside});
-  }
+        memref::LoadOp::create(b, loc, runs.values, ix.index(run)));
   return decoded;
 }
 
@@ -206,9 +198,10 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
     Runs runs;
     runs.count = threads * perThread;
     int64_t offsetsByte = op.getOffsetsStart(*tile) * tile->elementBytes;
-    FailureOr<Value> valuesView = scratchView(rewriter, op, runs.count, item);
+    FailureOr<Value> valuesView =
+        scratchView(rewriter, op, runs.count + 1, item);
     FailureOr<Value> offsetsView = scratchView(
-        rewriter, op, runs.count + 1, offset, offsetsByte);
+        rewriter, op, runs.count + 2, offset, offsetsByte);
     if (failed(valuesView) || failed(offsetsView))
       return failure();
     runs.values = *valuesView;
@@ -218,14 +211,15 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
         rewriter, loc, *tile, t.linearTid, t.rank, threadLength, sm,
         [&]() -> FailureOr<Value> {
           return scratchView(rewriter, op, warps, offset,
-                             offsetsByte + (runs.count + 1) * offsetBytes);
+                             offsetsByte + (runs.count + 2) * offsetBytes);
         });
     if (failed(sum))
       return failure();
     runs.total = sum->total;
 
     // Thread t's runs are t*R .. t*R + R - 1; the last thread also stores
-    // the sentinel after the last run (all ones: past every position).
+    // the zero run from the stream's length on and the sentinel after it
+    // (all ones: past every position).
     Value start = sum->before;
     Value firstRun = ix.mul(t.linearTid, perThread);
     for (int64_t j = 0; j < perThread; ++j) {
@@ -234,8 +228,23 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
       memref::StoreOp::create(rewriter, loc, start, runs.offsets, run);
       start = arith::AddIOp::create(rewriter, loc, start, lengths[j]);
     }
-    storeIf(rewriter, loc, ix.eq(t.linearTid, threads - 1),
-            ix.c(runs.total, -1), runs.offsets, ix.c(runs.count));
+    {
+      auto last = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                    ix.eq(t.linearTid, threads - 1),
+                                    /*withElseRegion=*/false);
+      OpBuilder then = thenBuilder(rewriter, last);
+      Ix in{then, loc};
+      Value zero = isa<FloatType>(item)
+                       ? Value(arith::ConstantOp::create(
+                             then, loc, then.getFloatAttr(item, 0.0)))
+                       : Value(arith::ConstantIntOp::create(then, loc, item, 0));
+      memref::StoreOp::create(then, loc, zero, runs.values,
+                              in.c(runs.count));
+      memref::StoreOp::create(then, loc, runs.total, runs.offsets,
+                              in.c(runs.count));
+      memref::StoreOp::create(then, loc, in.c(runs.total, -1), runs.offsets,
+                              in.c(runs.count + 1));
+    }
     Type i32 = rewriter.getI32Type();
     Value anyEmpty =
         NVVM::BarrierOp::create(
@@ -262,11 +271,8 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
 
     if (Value output = adaptor.getOutput()) {
       Value first = arith::AddIOp::create(rewriter, loc, base, threadFirst);
-      SmallVector<Value> items;
-      for (auto [value, inside] :
-           decodeWindow(rewriter, loc, runs, first, window, item))
-        items.push_back(value);
-      writePayload(rewriter, loc, output, items);
+      writePayload(rewriter, loc, output,
+                   decodeWindow(rewriter, loc, runs, first, window));
       SmallVector<Value> results;
       if (op.getTotal())
         results.push_back(runs.total);
@@ -302,8 +308,8 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
           arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
                                        firstIndex),
           offset);
-      for (auto [k, decoded] : llvm::enumerate(
-               decodeWindow(rewriter, loc, runs, first, window, item))) {
+      for (auto [k, decoded] :
+           llvm::enumerate(decodeWindow(rewriter, loc, runs, first, window))) {
         Value position = in.add(firstIndex, k);
         Value fits = arith::CmpIOp::create(rewriter, loc,
                                            arith::CmpIPredicate::ult,
@@ -311,7 +317,7 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
         auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, fits,
                                        /*withElseRegion=*/false);
         OpBuilder then = thenBuilder(rewriter, store);
-        memref::StoreOp::create(then, loc, decoded.first, destination,
+        memref::StoreOp::create(then, loc, decoded, destination,
                                 Ix{then, loc}.add(destinationOffset, position));
       }
     }

@@ -52,10 +52,13 @@ static int64_t warpSums(const TileGeometry &tile) {
   return warps > 1 ? warps : 0;
 }
 
-/// The runs' values (the block's items) first, then their offsets (one
-/// more: the stream's length), then the warps' sums of the lengths.
+/// The runs' values (the block's items and a run of 0 after them: where
+/// positions past the stream's end fall) first, then their offsets (the
+/// zero run's is the stream's length, then a sentinel past every position),
+/// then the warps' sums of the lengths.
 int64_t RunLengthDecodeOp::getOffsetsStart(const TileGeometry &tile) {
-  int64_t valueBytes = tile.blockSize * tile.itemsPerThread * tile.elementBytes;
+  int64_t valueBytes =
+      (tile.blockSize * tile.itemsPerThread + 1) * tile.elementBytes;
   int64_t offsetBytes = getOffsetType().getIntOrFloatBitWidth() / 8;
   return llvm::alignTo(valueBytes, offsetBytes) / tile.elementBytes;
 }
@@ -65,7 +68,7 @@ RunLengthDecodeOp::getScratchLayout(const TileGeometry &tile) {
   int64_t offsetBytes = getOffsetType().getIntOrFloatBitWidth() / 8;
   int64_t runs = tile.blockSize * tile.itemsPerThread;
   int64_t bytes = getOffsetsStart(tile) * tile.elementBytes +
-                  (runs + 1 + warpSums(tile)) * offsetBytes;
+                  (runs + 2 + warpSums(tile)) * offsetBytes;
   return ScratchLayout{
       static_cast<int64_t>(llvm::divideCeil(bytes, tile.elementBytes)),
       SlotPadding(), 0};
@@ -80,7 +83,7 @@ ScratchAccess RunLengthDecodeOp::getScratchAccess(const TileGeometry &tile) {
     int64_t runs = tile.blockSize * tile.itemsPerThread;
     int64_t offsetBytes = getOffsetType().getIntOrFloatBitWidth() / 8;
     int64_t sums = llvm::divideCeil(
-        getOffsetsStart(tile) * tile.elementBytes + (runs + 1) * offsetBytes,
+        getOffsetsStart(tile) * tile.elementBytes + (runs + 2) * offsetBytes,
         tile.elementBytes);
     access.head = {sums, std::numeric_limits<int64_t>::max()};
     access.tail = {0, sums};
