@@ -66,23 +66,26 @@ Value offsetAt(OpBuilder &b, Location loc, const Runs &runs, Value run) {
 }
 
 /// The run holding decoded position `position` (the offset type): the last
-/// run whose offset is at most it (offsets[0] = 0 is at most any), the zero
-/// run past the stream's end. A
-/// branchless binary search: the candidates [base, base + n) keep at least
-/// the larger half whatever the comparison, so the steps and their probe
-/// distances are constants, which fold into the loads' addresses (one load,
-/// one compare and one select a step).
+/// of the block's runs whose offset is at most it (offsets[0] = 0 is at
+/// most any), the zero run from the stream's length on. A branchless binary
+/// search: the candidates [base, base + n) keep at least the larger half
+/// whatever the comparison, so the steps and their probe distances are
+/// constants, which fold into the loads' addresses (one load, one compare
+/// and one select a step). The zero run is a compare and a select after it,
+/// not a step more in the chain of dependent loads.
 Value searchRun(OpBuilder &b, Location loc, const Runs &runs, Value position) {
   Ix ix{b, loc};
   Value base = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  for (int64_t n = runs.count + 1; n > 1; n -= n / 2) {
+  for (int64_t n = runs.count; n > 1; n -= n / 2) {
     Value probe = ix.add(base, n / 2);
     Value atMost = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                          offsetAt(b, loc, runs, probe),
                                          position);
     base = arith::SelectOp::create(b, loc, atMost, probe, base);
   }
-  return base;
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       position, runs.total);
+  return arith::SelectOp::create(b, loc, inside, base, ix.c(base, runs.count));
 }
 
 /// Whether the run after `run` starts at or before `position` (never past

@@ -3,20 +3,21 @@
 // A window of 2 items a thread, 2 runs a thread over 64 threads: the
 // lengths (i8) widen to the i32 offsets; the scratch holds the 128 run
 // values and a run of 0 (where positions past the stream's end fall), their
-// 130 offsets (the zero run's the stream's length, then a sentinel, all
-// ones) and the two warps' sums; the scan's barrier, the runs stored, a
-// barrier that also ORs whether a thread has a zero-length run; the first
-// item's run by a branchless binary search of 8 steps (129 runs, probes 64,
-// 32, ..., 1 past the base); the second's by a forward walk where the block
-// has a zero-length run, else by one comparison; no item compares with the
-// stream's length.
+// 130 offsets from a 16-byte boundary (the zero run's the stream's length,
+// then a sentinel, all ones) and the two warps' sums; the scan's barrier,
+// the runs stored, a barrier that also ORs whether a thread has a
+// zero-length run; the first item's run by a branchless binary search of 7
+// steps (128 runs, probes 64, 32, ..., 1 past the base) and the zero run
+// where it is past the stream's end; the second's by a forward walk where
+// the block has a zero-length run, else by one comparison; no other item
+// compares with the stream's length.
 // CHECK-LABEL: gpu.func @window
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32 : i32
 // CHECK: arith.ori %[[EMPTY]], %{{.*}} : i1
-// CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1044xi8, #gpu.address_space<workgroup>> to memref<129xf32
-// CHECK: %[[OFFSETS:.*]] = memref.view %{{.*}}[%c516][] : memref<1044xi8, #gpu.address_space<workgroup>> to memref<130xi32
-// CHECK: memref.view %{{.*}}[%c1036][] : memref<1044xi8, #gpu.address_space<workgroup>> to memref<2xi32
+// CHECK: %[[VALUES:.*]] = memref.view %{{.*}}[%c0][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<129xf32
+// CHECK: %[[OFFSETS:.*]] = memref.view %{{.*}}[%c528][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<130xi32
+// CHECK: memref.view %{{.*}}[%c1048][] : memref<1056xi8, #gpu.address_space<workgroup>> to memref<2xi32
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %[[OFFSETS]]
 // CHECK: scf.if
@@ -26,7 +27,9 @@
 // CHECK: %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %{{.*}} -> i32
 // CHECK: %[[WALK:.*]] = arith.cmpi ne, %[[ANY]], %c0_i32
 // CHECK: arith.select %{{.*}}, %c64_i32, %c0_i32
-// CHECK-COUNT-7: arith.select
+// CHECK-COUNT-6: arith.select
+// CHECK: arith.cmpi ult, %{{.*}}, %[[TOTAL]]
+// CHECK: arith.select %{{.*}}, %{{.*}}, %c128_i32
 // CHECK: scf.if %[[WALK]] -> (i32)
 // CHECK: scf.while
 // CHECK: scf.condition

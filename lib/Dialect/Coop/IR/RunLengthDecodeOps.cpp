@@ -55,12 +55,14 @@ static int64_t warpSums(const TileGeometry &tile) {
 /// The runs' values (the block's items and a run of 0 after them: where
 /// positions past the stream's end fall) first, then their offsets (the
 /// zero run's is the stream's length, then a sentinel past every position),
-/// then the warps' sums of the lengths.
+/// then the warps' sums of the lengths. The offsets start 16-byte aligned,
+/// so a thread stores its runs' offsets by vector stores.
 int64_t RunLengthDecodeOp::getOffsetsStart(const TileGeometry &tile) {
   int64_t valueBytes =
       (tile.blockSize * tile.itemsPerThread + 1) * tile.elementBytes;
   int64_t offsetBytes = getOffsetType().getIntOrFloatBitWidth() / 8;
-  return llvm::alignTo(valueBytes, offsetBytes) / tile.elementBytes;
+  int64_t aligned = llvm::alignTo(valueBytes, std::max<int64_t>(offsetBytes, 16));
+  return llvm::divideCeil(aligned, tile.elementBytes);
 }
 
 std::optional<ScratchLayout>
