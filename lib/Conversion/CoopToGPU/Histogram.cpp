@@ -68,8 +68,9 @@ void addIf(OpBuilder &b, Location loc, Value condition, Value memory,
 /// there; anywhere else (a shared array that reached the op through a call
 /// that was not inlined, typed as global) a generic one.
 Value inGlobalMemory(OpBuilder &b, Location loc, Value memory) {
+  Value first = itemAddress(b, loc, memory, Ix{b, loc}.c(0));
   Value flag = inlinePtx(
-      b, loc, b.getI32Type(), ValueRange{itemAddress(b, loc, memory, Ix{b, loc}.c(0))},
+      b, loc, b.getI32Type(), ValueRange{first},
       "{ .reg .pred p; isspacep.global p, $1; selp.u32 $0, 1, 0, p; }", "=r,l",
       /*isVolatile=*/false);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
@@ -337,9 +338,9 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           scratchView(rewriter, op, bins + (spare ? 1 : 0), counter);
       if (failed(counters))
         return failure();
-      // The addresses before the zeroing barrier, so that the atomics
-      // between the barriers issue back to back (CUB's int32 loops have
-      // half of theirs ready there; ptxas left 11 of 16 between ours).
+      // The samples' counter addresses, then the zeroing, a barrier, one
+      // atomic an address and a barrier (ptxas places the address
+      // arithmetic around the first barrier as it likes).
       SmallVector<Value> addresses =
           counterAddresses(rewriter, loc, *counters, binOf, counted, bins);
       forEachStripe([&](int64_t, Value bin, Value inside) {

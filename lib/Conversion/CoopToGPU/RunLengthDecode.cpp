@@ -39,7 +39,7 @@ namespace {
 struct Runs {
   Value values;
   Value offsets;
-  int64_t count; // the block's runs, and the zero run after them
+  int64_t count;   // the block's runs (the zero run is run `count`)
   Value total;     // the stream's length (the offset type)
   Value anyEmpty;  // i1, uniform: the block has a zero-length run
 };
@@ -237,10 +237,11 @@ struct RunLengthDecodeLowering : OpConversionPattern<RunLengthDecodeOp> {
                                     /*withElseRegion=*/false);
       OpBuilder then = thenBuilder(rewriter, last);
       Ix in{then, loc};
-      Value zero = isa<FloatType>(item)
-                       ? Value(arith::ConstantOp::create(
-                             then, loc, then.getFloatAttr(item, 0.0)))
-                       : Value(arith::ConstantIntOp::create(then, loc, item, 0));
+      Value zero =
+          isa<FloatType>(item)
+              ? Value(arith::ConstantOp::create(then, loc,
+                                                then.getFloatAttr(item, 0.0)))
+              : Value(arith::ConstantIntOp::create(then, loc, item, 0));
       memref::StoreOp::create(then, loc, zero, runs.values,
                               in.c(runs.count));
       memref::StoreOp::create(then, loc, runs.total, runs.offsets,

@@ -61,7 +61,8 @@ int64_t RunLengthDecodeOp::getOffsetsStart(const TileGeometry &tile) {
   int64_t valueBytes =
       (tile.blockSize * tile.itemsPerThread + 1) * tile.elementBytes;
   int64_t offsetBytes = getOffsetType().getIntOrFloatBitWidth() / 8;
-  int64_t aligned = llvm::alignTo(valueBytes, std::max<int64_t>(offsetBytes, 16));
+  int64_t aligned =
+      llvm::alignTo(valueBytes, std::max<int64_t>(offsetBytes, 16));
   return llvm::divideCeil(aligned, tile.elementBytes);
 }
 
