@@ -108,6 +108,60 @@ def main(bench: FamilyBenchmark, argv=None) -> int:
     return 1 if summary["bad"] or checks_failed else 0
 
 
+class CoopRun:
+    """What the family benchmarks' coop halves share: the calibrated timer (the reference's
+    protocol, behind a sleeping kernel), the SM count, a progress line a configuration and
+    each row's value: GB/s of the bytes a tile row moves; for loop rows the SM-time of one
+    step, ns/op = (t(reps) - t(0)) * SMs / (grid * reps)."""
+
+    def __init__(self, options, sleep_us: int, total_bytes: int):
+        from numba_cuda_mlir import cuda
+
+        from gpu_timing import calibrate, sleeper
+
+        self.options = options
+        self.sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
+        self.median_ms, self.slept, self.memcpy = calibrate(cuda, options, sleeper(),
+                                                            sleep_us, total_bytes)
+        self.rows: list = []
+
+    def each(self, configs):
+        """`configs`, each announced on stderr as it starts."""
+        import sys
+
+        for number, c in enumerate(configs, 1):
+            print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
+                  flush=True)
+            yield c
+
+    def loop_grid(self, per_block: int, size: int) -> tuple[int, int]:
+        """A loop row's (grid, reps): --grid blocks of `per_block` items of a buffer of
+        `size`."""
+        grid = self.options.grid
+        if grid * per_block > size:
+            raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
+        return grid, self.options.reps
+
+    def add(self, c, kernel, grid: int, args: tuple, ok: bool, tile_bytes: int = 0,
+            reps: int = 0) -> None:
+        """Times `kernel[grid, c.block](*args)` and records the row: tile rows move
+        `tile_bytes`; a loop row's last argument is its `reps`, timed again with 0."""
+        import numpy as np
+
+        ms = self.median_ms(lambda: kernel[grid, c.block](*args))
+        if c.kernel == "tile":
+            value = tile_bytes / (ms * 1e6)
+        else:
+            idle = args[:-1] + (np.int32(0),)
+            base = self.median_ms(lambda: kernel[grid, c.block](*idle))
+            value = (ms - base) * 1e6 / (grid * reps / self.sms) if reps > 0 else 0.0
+        self.rows.append((c, value, ok, launched_facts(c, kernel)))
+
+    def result(self) -> tuple[list, float, int, float]:
+        """(rows, cudaMemcpy GB/s, SMs, the sleep's ms): what a script's run_coop returns."""
+        return self.rows, self.memcpy, self.sms, self.slept
+
+
 def launched_facts(config, kernel) -> dict:
     """The table's facts of a kernel that ran: its PTX's (numba_exchange.coop_facts), the
     driver's local memory per thread and the ptxas that built it."""

@@ -95,8 +95,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import ReadOnly, calibrate, coop_jit, repeat_lines
-from gpu_timing import sleeper as _sleeper
+from gpu_timing import ReadOnly, coop_jit, repeat_lines
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -281,14 +280,9 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 def run_coop(configs, options) -> tuple[list, float, int, float]:
     from numba_cuda_mlir import cuda
 
-    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
-
-    rows = []
+    run = family_cli.CoopRun(options, SLEEP_US, TOTAL_BYTES)
     buffers: dict = {}
-    for number, c in enumerate(configs, 1):
-        print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
-              flush=True)
+    for c in run.each(configs):
         if (c.dtype, c.bins) not in buffers:
             buffers.clear()
             n = TOTAL_BYTES // np.dtype(c.numpy_dtype).itemsize
@@ -301,16 +295,14 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         tile = c.block * c.ipt
         kernel = make_kernel(c, options.lto, options.range_loop)
         if c.kernel == "tile":
-            grid = host.size // tile
+            grid, reps = host.size // tile, 0
             hist = cuda.to_device(np.zeros(c.bins, np.uint32))
             args = (source, hist)
             kernel[grid, c.block](*args)
             cuda.synchronize()
             ok = bool(np.array_equal(hist.copy_to_host(), whole))
         else:
-            grid, reps = options.grid, options.reps
-            if grid * tile > host.size:
-                raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
+            grid, reps = run.loop_grid(tile, host.size)
             args = (source, out, np.int32(reps))
             out.copy_to_device(zeros)
             kernel[grid, c.block](*args)
@@ -319,16 +311,8 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             got = out[:grid * tile].copy_to_host().reshape(grid, tile)[picked]
             inputs = host[:grid * tile].reshape(grid, tile)[picked]
             ok = bool(np.array_equal(got, loop_model(c, inputs, reps)))
-        ms = median_ms(lambda: kernel[grid, c.block](*args))
-        if c.kernel == "tile":
-            value = grid * tile * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
-        else:
-            base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
-            ops = grid * reps / sms
-            value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
-        facts = family_cli.launched_facts(c, kernel)
-        rows.append((c, value, ok, facts))
-    return rows, memcpy, sms, slept
+        run.add(c, kernel, grid, args, ok, grid * tile * np.dtype(c.numpy_dtype).itemsize, reps)
+    return run.result()
 
 
 def compile_only(configs, directory: Path, options) -> list:

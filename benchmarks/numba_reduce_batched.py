@@ -83,8 +83,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import calibrate, coop_jit, repeat_lines
-from gpu_timing import sleeper as _sleeper
+from gpu_timing import coop_jit, repeat_lines
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -321,14 +320,9 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 def run_coop(configs, options) -> tuple[list, float, int, float]:
     from numba_cuda_mlir import cuda
 
-    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
-
-    rows = []
+    run = family_cli.CoopRun(options, SLEEP_US, TOTAL_BYTES)
     buffers: dict = {}
-    for number, c in enumerate(configs, 1):
-        print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
-              flush=True)
+    for c in run.each(configs):
         if c.dtype not in buffers:
             buffers.clear()
             n = TOTAL_BYTES // np.dtype(c.numpy_dtype).itemsize
@@ -342,9 +336,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             grid, reps = host.size // per_block, 1
             args = (source, out)
         else:
-            grid, reps = options.grid, options.reps
-            if grid * per_block > host.size:
-                raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
+            grid, reps = run.loop_grid(per_block, host.size)
             args = (source, out, np.int32(reps))
         out.copy_to_device(zeros)
         kernel[grid, c.block](*args)
@@ -358,16 +350,9 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             got = lanes(c, out[:grid * per_block].copy_to_host(), grid, c.ipt)[picked]
             expected = loop_model(c, inputs, reps)
             ok = expected is not None and _equal(c, got, expected)
-        ms = median_ms(lambda: kernel[grid, c.block](*args))
-        if c.kernel == "tile":
-            value = grid * per_block * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
-        else:
-            base = median_ms(lambda: kernel[grid, c.block](source, out, np.int32(0)))
-            ops = grid * reps / sms
-            value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
-        facts = family_cli.launched_facts(c, kernel)
-        rows.append((c, value, ok, facts))
-    return rows, memcpy, sms, slept
+        run.add(c, kernel, grid, args, ok, grid * per_block * np.dtype(c.numpy_dtype).itemsize,
+                reps)
+    return run.result()
 
 
 def compile_only(configs, directory: Path, options) -> list:

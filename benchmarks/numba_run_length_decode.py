@@ -77,8 +77,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from gpu_timing import ReadOnly, calibrate, coop_jit, repeat_lines
-from gpu_timing import sleeper as _sleeper
+from gpu_timing import ReadOnly, coop_jit, repeat_lines
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -263,17 +262,12 @@ def run_reference(directory: Path, filters, options) -> tuple[dict, dict, str]:
 def run_coop(configs, options) -> tuple[list, float, int, float]:
     from numba_cuda_mlir import cuda
 
-    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-    median_ms, slept, memcpy = calibrate(cuda, options, _sleeper(), SLEEP_US, TOTAL_BYTES)
-
+    run = family_cli.CoopRun(options, SLEEP_US, TOTAL_BYTES)
     lengths = run_lengths(TOTAL_BYTES // 4)
     lengths_device = cuda.to_device(lengths)
     lengths_source = ReadOnly(lengths_device) if options.read_only else lengths_device
-    rows = []
     buffers: dict = {}
-    for number, c in enumerate(configs, 1):
-        print(f"[{number}/{len(configs)}] {' '.join(map(str, c.key))}", file=sys.stderr,
-              flush=True)
+    for c in run.each(configs):
         if c.dtype not in buffers:
             buffers.clear()
             n = TOTAL_BYTES // np.dtype(c.numpy_dtype).itemsize
@@ -287,7 +281,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
         kernel = make_kernel(c, options.lto, options.range_loop)
         out.copy_to_device(zeros)
         if c.kernel == "tile":
-            grid = c.tiles
+            grid, reps = c.tiles, 0
             totals = cuda.to_device(np.zeros(grid, np.uint32))
             args = (source, lengths_source, out, totals)
             kernel[grid, c.block](*args)
@@ -301,9 +295,7 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
                                    out[:grid * window].copy_to_host().reshape(grid,
                                                                               window)[picked])
         else:
-            grid, reps = options.grid, options.reps
-            if grid * tile > host.size:
-                raise SystemExit(f"--grid={grid} too large for a 1 GiB buffer")
+            grid, reps = run.loop_grid(tile, host.size)
             args = (source, lengths_source, out, np.int32(reps))
             kernel[grid, c.block](*args)
             cuda.synchronize()
@@ -312,17 +304,9 @@ def run_coop(configs, options) -> tuple[list, float, int, float]:
             expected = loop_model(c, host[:grid * tile].reshape(grid, tile)[picked],
                                   lengths[:grid * tile].reshape(grid, tile)[picked], reps)
             ok = bool(np.array_equal(got, expected))
-        ms = median_ms(lambda: kernel[grid, c.block](*args))
-        if c.kernel == "tile":
-            value = grid * c.block * c.ipt * np.dtype(c.numpy_dtype).itemsize / (ms * 1e6)
-        else:
-            base = median_ms(lambda: kernel[grid, c.block](source, lengths_source, out,
-                                                           np.int32(0)))
-            ops = grid * reps / sms
-            value = (ms - base) * 1e6 / ops if reps > 0 else 0.0
-        facts = family_cli.launched_facts(c, kernel)
-        rows.append((c, value, ok, facts))
-    return rows, memcpy, sms, slept
+        run.add(c, kernel, grid, args, ok,
+                grid * c.block * c.ipt * np.dtype(c.numpy_dtype).itemsize, reps)
+    return run.result()
 
 
 def compile_only(configs, directory: Path, options) -> list:
