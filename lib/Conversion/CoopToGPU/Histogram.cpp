@@ -31,10 +31,6 @@ using namespace mlir::coop::lowering;
 
 namespace {
 
-/// Samples a thread from which the counting checks them together (their OR)
-/// before a min each.
-constexpr size_t kCheckTogether = 4;
-
 /// The state space of an atomic's address: `red.global` is nvcc's
 /// fire-and-forget REDG for CUB's atomicAdd on a global array, where a
 /// generic `red` compiles to an ATOM that waits for its old value.
@@ -114,24 +110,21 @@ void countSamples(OpBuilder &b, Location loc, Value out, ArrayRef<Value> binOf,
         arith::SubIOp::create(b, loc, zero, missed), Space::Shared);
 }
 
-/// Counts each sample in the op's scratch `counters`: one unpredicated atomic
-/// increment a sample, in its bin, or where `clamp` holds and it may not
-/// count, its counted bin or `spare` (a counter past the last bin nobody
-/// reads): one unsigned min a sample. A null `counted` entry: that sample
+/// Each sample's counter address in the op's scratch `counters`: its bin's,
+/// or `spare` (a counter past the last bin nobody reads) where it is not
+/// counted: one unsigned min a sample. A null `counted` entry: that sample
 /// always counts (uint8 samples into 256 bins, no valid_items).
-void countInScratch(OpBuilder &b, Location loc, Value counters,
-                    ArrayRef<Value> binOf, ArrayRef<Value> counted,
-                    Type counter, int64_t spare, bool clamp) {
+SmallVector<Value> counterAddresses(OpBuilder &b, Location loc,
+                                    Value counters, ArrayRef<Value> binOf,
+                                    ArrayRef<Value> counted, int64_t spare) {
   Ix ix{b, loc};
-  Value one = arith::ConstantIntOp::create(b, loc, counter, 1);
+  SmallVector<Value> addresses;
   for (auto [bin, count] : llvm::zip(binOf, counted)) {
-    Value slot = clamp && count
-                     ? arith::SelectOp::create(b, loc, count, bin, ix.c(spare))
-                           .getResult()
-                     : bin;
-    addAt(b, loc, Value(), itemAddress(b, loc, counters, slot), one,
-          Space::Shared);
+    Value slot =
+        count ? arith::SelectOp::create(b, loc, count, bin, ix.c(spare)) : bin;
+    addresses.push_back(itemAddress(b, loc, counters, slot));
   }
+  return addresses;
 }
 
 /// The first and past-the-end positions of each bin's run in the block's
@@ -271,7 +264,7 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
     // Each sample's bin, and whether it is counted: in [0, bins) compared
     // unsigned (a negative signed sample wraps past bins) in 32 bits for
     // samples of up to 32, and before `valid_items`.
-    SmallVector<Value> binOf, counted, wideBins;
+    SmallVector<Value> binOf, counted;
     Value valid = adaptor.getValidItems();
     IndexFn position = blockedPositions(ix, *tile, t.rank);
     for (auto [i, sample] : llvm::enumerate(samples)) {
@@ -295,7 +288,6 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       binOf.push_back(arith::IndexCastUIOp::create(
           rewriter, loc, rewriter.getIndexType(), bin));
       counted.push_back(inRange);
-      wideBins.push_back(bin);
     }
 
     bool bySort = op.getAlgorithm() == HistogramAlgorithm::sort;
@@ -346,6 +338,11 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           scratchView(rewriter, op, bins + (spare ? 1 : 0), counter);
       if (failed(counters))
         return failure();
+      // The samples' counter addresses, then the zeroing, a barrier, one
+      // atomic an address and a barrier (ptxas places the address
+      // arithmetic around the first barrier as it likes).
+      SmallVector<Value> addresses =
+          counterAddresses(rewriter, loc, *counters, binOf, counted, bins);
       forEachStripe([&](int64_t, Value bin, Value inside) {
         if (inside)
           storeIf(rewriter, loc, inside, zero, *counters, bin);
@@ -353,28 +350,9 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
           memref::StoreOp::create(rewriter, loc, zero, *counters, bin);
       });
       gpu::BarrierOp::create(rewriter, loc);
-      if (spare && !valid && llvm::isPowerOf2_64(bins) &&
-          samples.size() >= kCheckTogether) {
-        // Every sample is in [0, bins) where their OR is (bins a power of
-        // two): then no min a sample. The loop is bound by the integer ALU
-        // pipe, where the OR of n samples takes n/2 three-input LOP3s.
-        Value any = wideBins.front();
-        for (Value bin : ArrayRef(wideBins).drop_front())
-          any = arith::OrIOp::create(rewriter, loc, any, bin);
-        Value allIn = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, any, ix.c(any, bins));
-        auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, allIn,
-                                        /*withElseRegion=*/true);
-        OpBuilder then = thenBuilder(rewriter, branch);
-        countInScratch(then, loc, *counters, binOf, counted, counter, bins,
-                       /*clamp=*/false);
-        OpBuilder otherwise = elseBuilder(rewriter, branch);
-        countInScratch(otherwise, loc, *counters, binOf, counted, counter,
-                       bins, /*clamp=*/true);
-      } else {
-        countInScratch(rewriter, loc, *counters, binOf, counted, counter, bins,
-                       /*clamp=*/true);
-      }
+      Value one = arith::ConstantIntOp::create(rewriter, loc, counter, 1);
+      for (Value address : addresses)
+        addAt(rewriter, loc, Value(), address, one, Space::Shared);
       gpu::BarrierOp::create(rewriter, loc);
       countAt = [&, view = *counters](Value slot) -> Value {
         return memref::LoadOp::create(rewriter, loc, view, slot);
