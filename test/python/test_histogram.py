@@ -98,12 +98,15 @@ def test_shared_out_synchronizes_before_and_after_and_takes_no_scratch():
 
 def test_global_out_adds_one_atomic_a_bin_and_thread():
     """A whole-array histogram: the block counts in shared memory, then each thread adds
-    its non-zero counters (ceil(bins / T) of them) to the global array."""
+    its non-zero counters (ceil(bins / T) of them) to the global array: by red.global where
+    the array is in global memory (nvcc's REDG), else by a generic red."""
     kernel = cm.histogram_kernel(128, 4, 1000, "global", counter_dtype=np.uint32)
     ptx = _ptx(kernel, [I32, I32, U32, types.int32])
     _no_local_memory(ptx)
     assert _shared_reds(ptx) == 4
     assert _predicated_shared_reds(ptx) == 0
+    assert len(re.findall(r"\bisspacep\.global\b", ptx)) == 1
+    assert len(re.findall(r"\bred\.global\.add\.u32\b", ptx)) == -(-1000 // 128)
     assert _global_reds(ptx) == -(-1000 // 128)
 
 
